@@ -1,0 +1,65 @@
+package org.iolab.os;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.iolab.IolabException;
+import org.iolab.Sizes;
+
+/** Disk space: preallocation through {@code fallocate(2)} and free-space checks. */
+public final class FileSpace {
+    private FileSpace() {
+    }
+
+    /**
+     * Allocates blocks for {@code [0, size)} of {@code file} with {@code fallocate(fd, 0, 0, size)} (mode 0:
+     * the file size grows to {@code size}; the new range reads as zeros without having been written).
+     * Creates the file if it does not exist.
+     *
+     * @param file the file
+     * @param size bytes to allocate; 0 does nothing but create the file
+     * @throws IolabException when the filesystem refuses (e.g. no space, or no fallocate support)
+     */
+    public static void fallocate(Path file, long size) {
+        int fd = Libc.open(file, Libc.O_WRONLY | Libc.O_CREAT, 0644);
+        try {
+            if (size > 0) {
+                Libc.fallocate(fd, 0, size, file);
+            }
+        } finally {
+            Libc.close(fd, file);
+        }
+    }
+
+    /**
+     * @param dir a directory
+     * @return bytes available to this user on {@code dir}'s filesystem
+     */
+    public static long usableSpace(Path dir) {
+        try {
+            return Files.getFileStore(dir).getUsableSpace();
+        } catch (IOException e) {
+            throw IolabException.io("read the free space of", dir, e);
+        }
+    }
+
+    /**
+     * Refuses, before anything is written, when {@code dir} has less than {@code bytes} plus a 5% / 256 MiB
+     * margin free.
+     *
+     * @param dir where files will be written
+     * @param bytes how many bytes will be written
+     * @param what what needs the space, for the message (e.g. "benchmark files")
+     * @throws IolabException naming the directory, the need and what is free
+     */
+    public static void requireFree(Path dir, long bytes, String what) {
+        long margin = Math.max(256L << 20, bytes / 20);
+        long free = usableSpace(dir);
+        if (free < bytes + margin) {
+            throw new IolabException(String.format(
+                    "not enough free space in %s for %s: need %s (plus a %s margin), only %s free;"
+                            + " free some space, choose smaller --sizes, or point --dir elsewhere",
+                    dir, what, Sizes.format(bytes), Sizes.format(margin), Sizes.format(free)));
+        }
+    }
+}
