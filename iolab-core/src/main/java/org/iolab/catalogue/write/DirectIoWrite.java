@@ -50,7 +50,8 @@ final class DirectIoWrite implements WriteMethod {
                     int padded = (len + block - 1) / block * block;
                     buf.clear().limit(len);
                     content.fill(p, buf);
-                    while (buf.position() < padded) {
+                    buf.limit(padded);
+                    while (buf.hasRemaining()) { // pads the last partial block
                         buf.put((byte) 0);
                     }
                     buf.flip();
