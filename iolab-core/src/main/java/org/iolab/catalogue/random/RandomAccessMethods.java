@@ -11,6 +11,11 @@ public final class RandomAccessMethods {
     /** @return one instance of every random-access method */
     public static List<RandomAccessMethod> all() {
         return List.of(
-                new RandomAccessFileSeek());
+                new RandomAccessFileSeek(),
+                new BufferedInputStreamSkip(),
+                new FileInputStreamSkip(),
+                new ChannelPositionalRandom(),
+                new MappedRandom(),
+                new SegmentRandom());
     }
 }

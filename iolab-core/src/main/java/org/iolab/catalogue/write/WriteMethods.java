@@ -11,6 +11,13 @@ public final class WriteMethods {
     /** @return one instance of every write method */
     public static List<WriteMethod> all() {
         return List.of(
-                new ChannelHeapWrite());
+                new RandomAccessFileWrite(),
+                new BufferedOutputStreamByteWrite(),
+                new ChannelHeapWrite(),
+                new ChannelDirectWrite(),
+                new MappedWrite(),
+                new SegmentMappedWrite(),
+                new DirectIoWrite(),
+                new FileOutputStreamArrayWrite());
     }
 }
