@@ -11,6 +11,26 @@ public final class ReadMethods {
     /** @return one instance of every read method */
     public static List<ReadMethod> all() {
         return List.of(
-                new FileInputStreamArray());
+                new FileInputStreamByte(),
+                new FileInputStreamArray(),
+                new BufferedInputStreamByte(),
+                new BufferedInputStreamArray(),
+                new RandomAccessFileByte(),
+                new RandomAccessFileArray(),
+                new ChannelHeapByte(),
+                new ChannelHeapArray(),
+                new ChannelWrapped(),
+                new ChannelDirectByte(),
+                new ChannelDirectArray(),
+                new MappedByte(),
+                new MappedArray(),
+                new FileReaderArray(),
+                new FileReaderChar(),
+                new BufferedReaderArray(),
+                new SegmentMapped(),
+                new ChannelPositional(),
+                new TransferTo(),
+                new ODirect(),
+                new FilesNewInputStream());
     }
 }

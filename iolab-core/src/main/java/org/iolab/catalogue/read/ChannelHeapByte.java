@@ -1,0 +1,41 @@
+package org.iolab.catalogue.read;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.iolab.catalogue.Article;
+import org.iolab.catalogue.Kind;
+import org.iolab.catalogue.MethodInfo;
+import org.iolab.catalogue.ReadMethod;
+import org.iolab.checksum.Checksum64;
+
+/** {@code FileChannel.read} into a heap {@code ByteBuffer} of the buffer size, then {@code get()} one byte at a time. */
+final class ChannelHeapByte implements ReadMethod {
+    private static final MethodInfo INFO = new MethodInfo("channel-heap-byte", Kind.READ,
+            "FileChannel.read(heap ByteBuffer) + get()",
+            "reads into a heap ByteBuffer of the buffer size (the JDK copies from a temporary direct buffer), then get() per byte",
+            Article.NADEAU, true);
+
+    @Override
+    public MethodInfo info() {
+        return INFO;
+    }
+
+    @Override
+    public long read(Path file, int bufferSize) throws IOException {
+        Checksum64 sum = new Checksum64();
+        ByteBuffer buf = ByteBuffer.allocate(bufferSize);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            while (ch.read(buf) >= 0) {
+                buf.flip();
+                while (buf.hasRemaining()) {
+                    sum.update(buf.get());
+                }
+                buf.clear();
+            }
+        }
+        return sum.value();
+    }
+}

@@ -1,0 +1,35 @@
+package org.iolab.catalogue.read;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Path;
+import org.iolab.catalogue.Article;
+import org.iolab.catalogue.Kind;
+import org.iolab.catalogue.MethodInfo;
+import org.iolab.catalogue.ReadMethod;
+import org.iolab.checksum.Checksum64;
+
+/** {@code RandomAccessFile.read()} one byte per call: one {@code read(2)} system call per byte. */
+final class RandomAccessFileByte implements ReadMethod {
+    private static final MethodInfo INFO = new MethodInfo("raf-byte", Kind.READ,
+            "RandomAccessFile.read()",
+            "reads one byte per call with no buffer, one read(2) system call per byte",
+            Article.NADEAU, false);
+
+    @Override
+    public MethodInfo info() {
+        return INFO;
+    }
+
+    @Override
+    public long read(Path file, int bufferSize) throws IOException {
+        Checksum64 sum = new Checksum64();
+        try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
+            int b;
+            while ((b = in.read()) >= 0) {
+                sum.update(b);
+            }
+        }
+        return sum.value();
+    }
+}
