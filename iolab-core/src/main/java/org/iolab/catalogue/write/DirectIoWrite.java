@@ -3,34 +3,26 @@ package org.iolab.catalogue.write;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import org.iolab.IolabException;
 import org.iolab.catalogue.Article;
 import org.iolab.catalogue.Kind;
 import org.iolab.catalogue.MethodInfo;
 import org.iolab.catalogue.WriteMethod;
 import org.iolab.content.Content;
+import org.iolab.os.DirectIo;
 
 /**
  * {@code FileChannel} opened with {@code ExtendedOpenOption.DIRECT} ({@code O_DIRECT}): writes bypass the
  * page cache. Every write's buffer address, file position and length are multiples of the filesystem block
  * size, so the buffer size is rounded up to a multiple of it and the last partial block is written padded,
  * then the file is truncated to its size through an ordinary channel.
- *
- * <p>The option is looked up by reflection: naming {@code com.sun.nio.file.ExtendedOpenOption} in source
- * draws javac's unsuppressible "internal proprietary API" warning, which the build treats as an error.
  */
 final class DirectIoWrite implements WriteMethod {
     private static final MethodInfo INFO = new MethodInfo("odirect-write", Kind.WRITE,
             "FileChannel(ExtendedOpenOption.DIRECT).write",
             "writes block-aligned direct buffers (buffer size rounded up to the block size) past the page cache",
             Article.MODERN, true);
-
-    /** {@code com.sun.nio.file.ExtendedOpenOption.DIRECT}, or null when this JDK lacks it. */
-    private static final OpenOption DIRECT = directOption();
 
     @Override
     public MethodInfo info() {
@@ -40,10 +32,10 @@ final class DirectIoWrite implements WriteMethod {
     @Override
     public void write(Path file, long size, int bufferSize, Content content, boolean sync) throws IOException {
         try (FileChannel plain = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
-            int block = Math.toIntExact(Files.getFileStore(file).getBlockSize());
-            int n = Math.toIntExact((bufferSize + (long) block - 1) / block * block);
+            int block = DirectIo.blockSize(file);
+            int n = DirectIo.roundUp(bufferSize, block);
             ByteBuffer buf = ByteBuffer.allocateDirect(n + block).alignedSlice(block);
-            try (FileChannel ch = openDirect(file)) {
+            try (FileChannel ch = DirectIo.open(file, StandardOpenOption.WRITE)) {
                 long p = 0;
                 while (p < size) {
                     int len = (int) Math.min(n, size - p);
@@ -69,28 +61,6 @@ final class DirectIoWrite implements WriteMethod {
             if (sync) {
                 plain.force(false);
             }
-        }
-    }
-
-    private static OpenOption directOption() {
-        try {
-            return (OpenOption) Class.forName("com.sun.nio.file.ExtendedOpenOption").getField("DIRECT").get(null);
-        } catch (ReflectiveOperationException | ClassCastException e) {
-            return null;
-        }
-    }
-
-    private static FileChannel openDirect(Path file) {
-        if (DIRECT == null) {
-            throw new IolabException("O_DIRECT is unsupported by this JDK (no com.sun.nio.file.ExtendedOpenOption"
-                    + ".DIRECT in module jdk.unsupported); run iolab on a JDK that has it, or leave out odirect-write");
-        }
-        try {
-            return FileChannel.open(file, StandardOpenOption.WRITE, DIRECT);
-        } catch (IOException | UnsupportedOperationException e) {
-            throw new IolabException("O_DIRECT is unsupported for " + file + " (" + e
-                    + "): its filesystem refuses direct I/O (tmpfs and some network or overlay filesystems"
-                    + " do); choose a --dir on a disk filesystem such as ext4 or xfs", e);
         }
     }
 }
