@@ -9,7 +9,8 @@ import org.iolab.os.PageCache;
 /**
  * Puts a data file in the page-cache state a measurement asks for, before every iteration: {@code warm}
  * reads it once; {@code cold} evicts it (per file with {@code posix_fadvise}, or the whole cache with
- * {@code drop_caches}) and refuses to go on when it is still cached.
+ * {@code drop_caches}) and refuses to go on when it is still cached. When eviction fails it runs a GC
+ * and tries once more, since a collected {@code MappedByteBuffer} of an earlier pass releases its mapping.
  */
 final class CachePrep {
     /** The requested page-cache state. */
@@ -83,6 +84,24 @@ final class CachePrep {
             }
             return r;
         }
+        try {
+            return evictOnce(file);
+        } catch (CacheStateException stillCached) {
+            // A MappedByteBuffer of an earlier pass that is unreachable but not yet collected keeps the
+            // file mapped, and mapped pages cannot be evicted: collect it and try again.
+            System.gc();
+            try {
+                Thread.sleep(200);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                stillCached.addSuppressed(e);
+                throw stillCached;
+            }
+            return evictOnce(file);
+        }
+    }
+
+    private PageCache.Residency evictOnce(Path file) {
         if (evict == Evict.FADVISE) {
             return PageCache.evict(file);
         }

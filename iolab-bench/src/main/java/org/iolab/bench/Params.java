@@ -18,11 +18,7 @@ final class Params {
      * @return the size in bytes, at least 1
      */
     static long fileSize(String text, String name) {
-        long size = Sizes.parse(text, name);
-        if (size < 1) {
-            throw new IolabException("bad " + name + " '" + text + "': a file needs at least 1 byte");
-        }
-        return size;
+        return size(text, name, Long.MAX_VALUE);
     }
 
     /**
@@ -31,12 +27,22 @@ final class Params {
      * @return the size in bytes, between 1 and {@link #MAX_BUFFER}
      */
     static int bufferSize(String text, String name) {
+        return (int) size(text, name, MAX_BUFFER);
+    }
+
+    /**
+     * @param text a size string such as {@code 20000} or {@code 8k}
+     * @param name the parameter's name
+     * @param max the largest value accepted
+     * @return the size in bytes, between 1 and {@code max}
+     */
+    static long size(String text, String name, long max) {
         long size = Sizes.parse(text, name);
-        if (size < 1 || size > MAX_BUFFER) {
-            throw new IolabException("bad " + name + " '" + text + "': must be between 1 byte and "
-                    + Sizes.format(MAX_BUFFER));
+        if (size < 1 || size > max) {
+            throw new IolabException("bad " + name + " '" + text + "': must be at least 1 byte"
+                    + (max == Long.MAX_VALUE ? "" : " and at most " + Sizes.format(max)));
         }
-        return (int) size;
+        return size;
     }
 
     /**

@@ -28,7 +28,8 @@ import org.openjdk.jmh.annotations.Warmup;
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Xmx3g"})
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Xmx3g",
+    "--sun-misc-unsafe-memory-access=allow"})
 @Warmup(iterations = 1)
 @Measurement(iterations = 5)
 @State(Scope.Benchmark)
@@ -83,7 +84,7 @@ public class RandomAccessBenchmark {
         probeMethod = Catalogue.randomAccess(method);
         size = Params.fileSize(fileSize, "fileSize");
         probeLength = Params.bufferSize(length, "length");
-        positions = BenchmarkNames.probePositions(size, Params.fileSize(stride, "stride"), probeLength);
+        positions = BenchmarkNames.probePositions(size, Params.size(stride, "stride", Long.MAX_VALUE), probeLength);
         cachePrep = new CachePrep(cache, evict);
         home = FileHome.open(dir);
         try {

@@ -29,7 +29,8 @@ import org.openjdk.jmh.annotations.Warmup;
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Xmx3g"})
+@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Xmx3g",
+    "--sun-misc-unsafe-memory-access=allow"})
 @Warmup(iterations = 1)
 @Measurement(iterations = 5)
 @State(Scope.Benchmark)
