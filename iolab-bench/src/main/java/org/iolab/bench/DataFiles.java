@@ -48,6 +48,7 @@ final class DataFiles {
                     + Params.bytes(size) + "; delete it (iolab recreates it) or choose another dir");
         }
         home.created(file);
+        home.file(partName(file)); // in a workspace, a killed fork's half-written file goes with it
         write(file, size);
         return file;
     }
@@ -68,7 +69,7 @@ final class DataFiles {
         }
         Path dir = abs.getParent();
         FileSpace.requireFree(dir, size, "the data file " + abs.getFileName());
-        Path part = dir.resolve(abs.getFileName() + ".part");
+        Path part = dir.resolve(partName(abs));
         try {
             ByteBuffer buf = ByteBuffer.allocateDirect(IO_BUFFER);
             try (FileChannel ch = FileChannel.open(part, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
@@ -93,6 +94,14 @@ final class DataFiles {
             }
             throw IolabException.io("write the data file", abs, e);
         }
+    }
+
+    /**
+     * @param file a data file
+     * @return the name it has while being written: {@code <name>.part}
+     */
+    static String partName(Path file) {
+        return file.getFileName() + ".part";
     }
 
     /**
