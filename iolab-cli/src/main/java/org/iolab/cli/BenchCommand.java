@@ -108,6 +108,10 @@ final class BenchCommand implements Callable<Integer> {
             throw new IolabException("nothing to run: profile " + p.name() + " with these --methods has no points");
         }
         Path parent = dir != null ? dir : Path.of("").toAbsolutePath();
+        checkDir(parent);
+        if (!dryRun) {
+            org.iolab.os.FileSpace.requireFree(parent, Execution.spaceNeeded(points), "benchmark files");
+        }
         Path results = out != null ? out : Path.of("iolab-results",
                 LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
         PrintStream err = System.err;
@@ -135,6 +139,19 @@ final class BenchCommand implements Callable<Integer> {
         System.out.println();
         System.out.println("results: " + json);
         return 0;
+    }
+
+    /** Refuses a --dir that is missing, not a folder or read-only, before anything runs. */
+    private static void checkDir(Path parent) {
+        if (!Files.exists(parent)) {
+            throw new IolabException("--dir " + parent + " does not exist; create it or choose another folder");
+        }
+        if (!Files.isDirectory(parent)) {
+            throw new IolabException("--dir " + parent + " is not a directory; choose a folder");
+        }
+        if (!Files.isWritable(parent)) {
+            throw new IolabException("--dir " + parent + " is not writable; choose a folder you can write to");
+        }
     }
 
     private static void checkOut(Path results) {

@@ -25,7 +25,7 @@ final class CostModel {
     static final double PER_BYTE = 5e-9;
     static final double PER_CHAR = 20e-9;
     /** Starting a forked JVM, JMH set-up and tear-down. */
-    static final double FORK_OVERHEAD = 1.5;
+    static final double FORK_OVERHEAD = 0.8;
     /** Methods that make one system call per byte. */
     private static final Set<String> SYSCALL_PER_BYTE = Set.of("fis-byte", "raf-byte");
 

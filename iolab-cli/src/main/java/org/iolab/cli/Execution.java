@@ -95,14 +95,26 @@ final class Execution {
                 } else {
                     progress.point(i + 1, points.size(), p, done);
                 }
+                PrintStream systemErr = System.err;
+                if (!verbose) {
+                    // JMH's own stderr noise (the JDK's sun.misc.Unsafe warning) goes to the kept output
+                    System.setErr(new PrintStream(new java.io.OutputStream() {
+                        @Override
+                        public void write(int b) {
+                            progress.write(b);
+                        }
+                    }, true, java.nio.charset.StandardCharsets.UTF_8));
+                }
                 try {
                     var opts = options(p, ws.dir()).build();
                     Runner runner = verbose ? new Runner(opts) : new Runner(opts, progress);
                     results.addAll(runner.run());
                 } catch (RunnerException | RuntimeException e) {
+                    System.setErr(systemErr);
                     progress.finish();
                     throw failure(p, e, progress.recentOutput());
                 } finally {
+                    System.setErr(systemErr);
                     adopt(ws);
                 }
                 done += p.wallSeconds();

@@ -96,7 +96,7 @@ record Profile(String name, List<Study> studies, int warmups, int runs, int fork
                 new Study("reads", READS, all(), b, s, WARM, null, false, 0),
                 new Study("writes", WRITES, all(), b, s, null, Preallocation.NONE, false, 0),
                 new Study("random", RANDOM, all(), b, s, WARM, null, false, 0)),
-                0, 1, 0, 0.25);
+                0, 1, 1, 0.25);
     }
 
     /** @return the main question on a 256 MiB file: every method at 8 KiB, warm and cold, plus buffer sizes */
