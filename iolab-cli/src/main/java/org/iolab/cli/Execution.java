@@ -82,8 +82,7 @@ final class Execution {
                 ws.file(name + ".part");
                 Path f = ws.file(name);
                 if (!verbose) {
-                    err.print("\rpreparing " + name + " (" + Sizes.format(size) + ")");
-                    err.flush();
+                    progress.message("preparing " + name + " (" + Sizes.format(size) + ")");
                 }
                 BenchmarkNames.prepareDataFile(f, size);
             }

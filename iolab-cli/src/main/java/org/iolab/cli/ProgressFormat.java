@@ -56,6 +56,18 @@ final class ProgressFormat implements OutputFormat {
         status("");
     }
 
+    /**
+     * Shows a line that is not about a point (e.g. preparing data files), in place.
+     *
+     * @param text what is happening
+     */
+    void message(String text) {
+        int width = text.length();
+        err.print("\r" + text + (width < lastWidth ? " ".repeat(lastWidth - width) : ""));
+        err.flush();
+        lastWidth = width;
+    }
+
     /** @return JMH's recent output, for failure messages */
     String recentOutput() {
         return String.join("\n", lines);
