@@ -1,13 +1,22 @@
 package org.iolab.cli;
 
+import java.io.PrintWriter;
+import org.iolab.IolabException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code iolab} command: {@code bench}, {@code methods}. */
 @Command(name = "iolab", mixinStandardHelpOptions = true, version = "iolab 0.1.0",
         description = "Measures the fastest correct way to read and write files from the JVM on this machine.",
-        subcommands = {MethodsCommand.class})
+        subcommands = {BenchCommand.class, MethodsCommand.class})
 public final class Main implements Runnable {
+    /** Exit code for bad input or a problem the user can fix. */
+    public static final int USER_ERROR = 2;
+    /** Exit code for a failed benchmark (checksum mismatch, I/O error in a pass). */
+    public static final int FAILED = 1;
+    /** Exit code for a bug in iolab. */
+    public static final int BUG = 3;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -20,10 +29,44 @@ public final class Main implements Runnable {
 
     /**
      * @param args the command line
-     * @return the exit code: 0 ok, 1 a failed check, 2 bad input or an error the user can fix
+     * @return the exit code: 0 ok, 1 a failed check, 2 bad input or an error the user can fix, 3 a bug
      */
     public static int run(String... args) {
-        return new CommandLine(new Main()).execute(args);
+        CommandLine cl = new CommandLine(new Main());
+        cl.setExecutionExceptionHandler(Main::onException);
+        cl.setParameterExceptionHandler(Main::onBadParameter);
+        return cl.execute(args);
+    }
+
+    private static int onException(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
+        PrintWriter err = cl.getErr();
+        if (e instanceof IolabException) {
+            err.println("iolab: " + oneLine(e.getMessage()));
+            err.flush();
+            return USER_ERROR;
+        }
+        if (e instanceof BenchmarkFailure) {
+            err.println("iolab: " + e.getMessage());
+            err.flush();
+            return FAILED;
+        }
+        err.println("iolab: internal error (a bug; please report it with this output):");
+        e.printStackTrace(err);
+        err.flush();
+        return BUG;
+    }
+
+    private static int onBadParameter(CommandLine.ParameterException e, String[] args) {
+        PrintWriter err = e.getCommandLine().getErr();
+        Throwable cause = e.getCause();
+        String message = cause instanceof IolabException ? cause.getMessage() : e.getMessage();
+        err.println("iolab: " + oneLine(message) + " (see --help)");
+        err.flush();
+        return USER_ERROR;
+    }
+
+    private static String oneLine(String s) {
+        return s == null ? "" : s.replaceAll("\\s*\\R\\s*", "; ");
     }
 
     @Override

@@ -1,0 +1,188 @@
+package org.iolab.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.iolab.IolabException;
+import org.iolab.catalogue.Preallocation;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code iolab bench}: plans the points of a profile, runs them with JMH and reports. */
+@Command(name = "bench", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Measures the catalogue's methods with JMH on this machine's disk and page cache.")
+final class BenchCommand implements Callable<Integer> {
+    @Option(names = "--profile", paramLabel = "NAME", defaultValue = "quick",
+            description = "smoke (every method once, <1 min), quick (default, ~3 min), seeds (the articles),"
+                    + " full (everything; hours)")
+    String profile;
+
+    @Option(names = "--methods", paramLabel = "IDS", description = "comma list of method ids (default: the profile's)")
+    String methods;
+
+    @Option(names = "--buffers", paramLabel = "SIZES", description = "comma list of buffer sizes, e.g. 1,8k,1m")
+    String buffers;
+
+    @Option(names = "--sizes", paramLabel = "SIZES", description = "comma list of file sizes, e.g. 64m,1g")
+    String sizes;
+
+    @Option(names = "--cache", paramLabel = "STATE", description = "warm, cold or both (reads and random access)")
+    String cache;
+
+    @Option(names = "--dir", paramLabel = "DIR", description = "folder in which a work folder iolab-* is made for"
+            + " the test files (default: the current directory); removed at the end and on Ctrl-C")
+    Path dir;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "results folder (default ./iolab-results/<time>)")
+    Path out;
+
+    @Option(names = "--forks", paramLabel = "N", description = "JMH forks per point (0: run in this JVM)")
+    Integer forks;
+
+    @Option(names = "--runs", paramLabel = "N", description = "measured passes per fork")
+    Integer runs;
+
+    @Option(names = "--prealloc", paramLabel = "HOW", description = "none, zero-fill or fallocate (writes)")
+    String prealloc;
+
+    @Option(names = "--sync", paramLabel = "BOOL", arity = "0..1", fallbackValue = "true",
+            description = "writes make their data durable before a pass ends (default: the profile's, false)")
+    Boolean sync;
+
+    @Option(names = "--budget", paramLabel = "SECONDS", description = "seconds one pass may take; slower points"
+            + " get a smaller file (default: the profile's)")
+    Double budget;
+
+    @Option(names = "--drop-caches", description = "cold passes drop all caches (needs root) instead of"
+            + " evicting the file with posix_fadvise")
+    boolean dropCaches;
+
+    @Option(names = "--verbose", description = "show JMH's own output")
+    boolean verbose;
+
+    @Option(names = "--dry-run", description = "print the plan and stop")
+    boolean dryRun;
+
+    static final long MAX_BUFFER = 1L << 30;
+    static final long MAX_SIZE = 1L << 44;
+
+    /**
+     * @return the checked request
+     * @throws IolabException on bad input
+     */
+    Planner.Request request() {
+        if (forks != null && (forks < 0 || forks > 100)) {
+            throw new IolabException("bad --forks '" + forks + "': expected 0 to 100");
+        }
+        if (runs != null && (runs < 1 || runs > 10000)) {
+            throw new IolabException("bad --runs '" + runs + "': expected 1 to 10000");
+        }
+        if (budget != null && !(budget > 0)) {
+            throw new IolabException("bad --budget '" + budget + "': expected seconds above 0");
+        }
+        return new Planner.Request(
+                methods == null ? null : Options.methods(methods),
+                buffers == null ? null : Options.sizes(buffers, "--buffers", MAX_BUFFER),
+                sizes == null ? null : Options.sizes(sizes, "--sizes", MAX_SIZE),
+                cache == null ? null : Cache.parse(cache),
+                forks, runs, prealloc == null ? null : Preallocation.parse(prealloc), sync, budget);
+    }
+
+    @Override
+    public Integer call() {
+        Profile p = Profile.parse(profile);
+        Planner.Request r = request();
+        if (dropCaches && !org.iolab.os.PageCache.canDropAll()) {
+            throw new IolabException("--drop-caches needs root (cannot write /proc/sys/vm/drop_caches); run as"
+                    + " root or leave it out to evict files with posix_fadvise");
+        }
+        List<Point> points = Planner.plan(p, r, ram());
+        if (points.isEmpty()) {
+            throw new IolabException("nothing to run: profile " + p.name() + " with these --methods has no points");
+        }
+        Path parent = dir != null ? dir : Path.of("").toAbsolutePath();
+        checkDir(parent);
+        if (!dryRun) {
+            org.iolab.os.FileSpace.requireFree(parent, Execution.spaceNeeded(points), "benchmark files");
+        }
+        Path results = out != null ? out : Path.of("iolab-results",
+                LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
+        PrintStream err = System.err;
+        double total = points.stream().mapToDouble(Point::wallSeconds).sum();
+        err.printf(Locale.ROOT, "iolab: profile %s: %d points, estimated %s%n", p.name(), points.size(),
+                minutes(total));
+        if (dryRun) {
+            for (Point pt : points) {
+                System.out.printf(Locale.ROOT, "%-70s %3d x %6.2fs  ~%.1fs%n", pt.describe(), pt.runs(),
+                        pt.passSeconds(), pt.wallSeconds());
+            }
+            return 0;
+        }
+        checkOut(results);
+        Execution run = new Execution(points, parent, verbose, dropCaches, err);
+        var array = run.run();
+        Path json = results.resolve("results.json");
+        try {
+            Files.createDirectories(results);
+            Files.writeString(json, Results.text(array) + "\n");
+        } catch (IOException e) {
+            throw IolabException.io("write", json, e);
+        }
+        Results.table(Results.rows(array), System.out);
+        System.out.println();
+        System.out.println("results: " + json);
+        return 0;
+    }
+
+    /** Refuses a --dir that is missing, not a folder or read-only, before anything runs. */
+    private static void checkDir(Path parent) {
+        if (!Files.exists(parent)) {
+            throw new IolabException("--dir " + parent + " does not exist; create it or choose another folder");
+        }
+        if (!Files.isDirectory(parent)) {
+            throw new IolabException("--dir " + parent + " is not a directory; choose a folder");
+        }
+        if (!Files.isWritable(parent)) {
+            throw new IolabException("--dir " + parent + " is not writable; choose a folder you can write to");
+        }
+    }
+
+    private static void checkOut(Path results) {
+        if (Files.exists(results) && !Files.isDirectory(results)) {
+            throw new IolabException("--out " + results + " is a file, not a folder; choose a folder");
+        }
+        if (Files.exists(results.resolve("results.json"))) {
+            throw new IolabException("--out " + results + " already holds a results.json; iolab does not"
+                    + " overwrite files; choose another folder");
+        }
+        Path existing = results.toAbsolutePath();
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        if (existing == null || !Files.isDirectory(existing) || !Files.isWritable(existing)) {
+            throw new IolabException("--out " + results + " cannot be created: " + existing
+                    + " is not a writable folder");
+        }
+    }
+
+    static String minutes(double seconds) {
+        long s = Math.round(seconds);
+        return s >= 3600 ? String.format(Locale.ROOT, "%dh%02dm", s / 3600, s / 60 % 60)
+                : String.format(Locale.ROOT, "%dm%02ds", s / 60, s % 60);
+    }
+
+    /** @return bytes of physical memory (8 GiB when the JVM cannot tell) */
+    static long ram() {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            return os.getTotalMemorySize();
+        }
+        return 8L << 30;
+    }
+}

@@ -1,0 +1,221 @@
+package org.iolab.cli;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.iolab.Sizes;
+import org.iolab.bench.BenchmarkNames;
+import org.iolab.os.FileSpace;
+import org.iolab.os.Workspace;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+
+/** Runs planned points with JMH, in a workspace that is removed afterwards. */
+final class Execution {
+    private final List<Point> points;
+    private final Path parent;
+    private final boolean verbose;
+    private final boolean dropCaches;
+    private final PrintStream err;
+
+    /**
+     * @param points what to run
+     * @param parent where the workspace is made
+     * @param verbose show JMH's output
+     * @param dropCaches cold passes use drop_caches
+     * @param err where progress goes
+     */
+    Execution(List<Point> points, Path parent, boolean verbose, boolean dropCaches, PrintStream err) {
+        this.points = points;
+        this.parent = parent;
+        this.verbose = verbose;
+        this.dropCaches = dropCaches;
+        this.err = err;
+    }
+
+    /** @return bytes the data files and the largest write file need */
+    static long spaceNeeded(List<Point> points) {
+        long data = dataSizes(points).stream().mapToLong(Long::longValue).sum();
+        long write = points.stream().filter(p -> p.bench() == Bench.WRITE).mapToLong(Point::fileSize).max().orElse(0);
+        return data + write;
+    }
+
+    /** @return the distinct sizes of the data files reads and random access need */
+    static Set<Long> dataSizes(List<Point> points) {
+        Set<Long> sizes = new LinkedHashSet<>();
+        for (Point p : points) {
+            if (p.bench() != Bench.WRITE) {
+                sizes.add(p.fileSize());
+            }
+        }
+        return sizes;
+    }
+
+    /**
+     * @return JMH's JSON of all points, with the throughput metric
+     * @throws BenchmarkFailure when a point fails
+     */
+    ArrayNode run() {
+        // iolab runs only in its own workspace; a JMH run of another tool does not stop it
+        System.setProperty("jmh.ignoreLock", "true");
+        double total = points.stream().mapToDouble(Point::wallSeconds).sum();
+        ProgressFormat progress = new ProgressFormat(err, total);
+        List<RunResult> results = new ArrayList<>();
+        try (Workspace ws = Workspace.create(parent)) {
+            FileSpace.requireFree(ws.dir(), spaceNeeded(points), "benchmark files");
+            for (long size : dataSizes(points)) {
+                String name = BenchmarkNames.dataFileName(size);
+                ws.file(name + ".part");
+                Path f = ws.file(name);
+                if (!verbose) {
+                    progress.message("preparing " + name + " (" + Sizes.format(size) + ")");
+                }
+                BenchmarkNames.prepareDataFile(f, size);
+            }
+            double done = 0;
+            for (int i = 0; i < points.size(); i++) {
+                Point p = points.get(i);
+                if (verbose) {
+                    err.printf(Locale.ROOT, "%n# iolab point %d/%d: %s%n", i + 1, points.size(), p.describe());
+                } else {
+                    progress.point(i + 1, points.size(), p, done);
+                }
+                PrintStream systemErr = System.err;
+                if (!verbose) {
+                    // JMH's own stderr noise (the JDK's sun.misc.Unsafe warning) goes to the kept output
+                    System.setErr(new PrintStream(new java.io.OutputStream() {
+                        @Override
+                        public void write(int b) {
+                            progress.write(b);
+                        }
+                    }, true, java.nio.charset.StandardCharsets.UTF_8));
+                }
+                try {
+                    var opts = options(p, ws.dir()).build();
+                    Runner runner = verbose ? new Runner(opts) : new Runner(opts, progress);
+                    results.addAll(runner.run());
+                } catch (RunnerException | RuntimeException e) {
+                    System.setErr(systemErr);
+                    progress.finish();
+                    throw failure(p, e, progress.recentOutput());
+                } finally {
+                    System.setErr(systemErr);
+                    adopt(ws);
+                }
+                done += p.wallSeconds();
+            }
+            progress.finish();
+        }
+        return Results.json(results);
+    }
+
+    /** Records every file the benchmarks left in the workspace as iolab's, so it is deleted. */
+    private static void adopt(Workspace ws) {
+        try (Stream<Path> files = Files.list(ws.dir())) {
+            files.map(f -> f.getFileName().toString()).filter(n -> !n.startsWith(".")).forEach(ws::file);
+        } catch (IOException e) {
+            // nothing to adopt; the workspace still deletes what it knows
+        }
+    }
+
+    /**
+     * @param p a point
+     * @param dir the workspace
+     * @return JMH options that run exactly that point
+     */
+    ChainedOptionsBuilder options(Point p, Path dir) {
+        ChainedOptionsBuilder o = new OptionsBuilder()
+                .include(BenchmarkNames.includePattern(p.bench().jmhName()))
+                .mode(Mode.SingleShotTime)
+                .timeUnit(TimeUnit.MILLISECONDS)
+                .warmupIterations(p.warmups())
+                .measurementIterations(p.runs())
+                .forks(p.forks())
+                .shouldFailOnError(true)
+                .param(BenchmarkNames.PARAM_METHOD, p.method().id())
+                .param(BenchmarkNames.PARAM_FILE_SIZE, Long.toString(p.fileSize()))
+                .param(BenchmarkNames.PARAM_DIR, dir.toString());
+        switch (p.bench()) {
+            case READ -> o.param(BenchmarkNames.PARAM_BUFFER_SIZE, Integer.toString(p.bufferSize()))
+                    .param(BenchmarkNames.PARAM_CACHE, p.cache().label())
+                    .param(BenchmarkNames.PARAM_EVICT, evict());
+            case WRITE -> o.param(BenchmarkNames.PARAM_BUFFER_SIZE, Integer.toString(p.bufferSize()))
+                    .param(BenchmarkNames.PARAM_PREALLOC, p.prealloc().label())
+                    .param(BenchmarkNames.PARAM_SYNC, Boolean.toString(p.sync()));
+            case RANDOM -> o.param(BenchmarkNames.PARAM_STRIDE, Long.toString(p.stride()))
+                    .param(BenchmarkNames.PARAM_LENGTH, Integer.toString(p.length()))
+                    .param(BenchmarkNames.PARAM_CACHE, p.cache().label())
+                    .param(BenchmarkNames.PARAM_EVICT, evict());
+            default -> throw new AssertionError(p.bench());
+        }
+        return o;
+    }
+
+    private String evict() {
+        return dropCaches ? "drop-caches" : "fadvise";
+    }
+
+    /**
+     * @param p the point that failed
+     * @param e what JMH threw
+     * @param output JMH's last lines
+     * @return a failure naming the method, its parameters and the root cause
+     */
+    static BenchmarkFailure failure(Point p, Throwable e, String output) {
+        String root = rootMessage(e);
+        if (root == null) {
+            List<String> tail = output.lines().filter(l -> !l.isBlank()).toList();
+            root = String.join("\n  ", tail.subList(Math.max(0, tail.size() - 12), tail.size()));
+        }
+        return new BenchmarkFailure("BENCHMARK FAILED: " + p.describe() + ": " + root);
+    }
+
+    /**
+     * @param e a throwable
+     * @return the message of the deepest cause (or suppressed exception) that has one and is not JMH's
+     *     wrapper, preferring a checksum mismatch; null when none has
+     */
+    static String rootMessage(Throwable e) {
+        List<Throwable> all = new ArrayList<>();
+        collect(e, all, new HashSet<>());
+        for (Throwable t : all) {
+            if (t.getMessage() != null && t.getMessage().contains("checksum mismatch")) {
+                return t.getMessage();
+            }
+        }
+        String best = null;
+        for (Throwable t : all) {
+            String m = t.getMessage();
+            if (m != null && !m.isBlank() && !m.startsWith("Benchmark caught the exception")
+                    && !(t instanceof RunnerException) && !t.getClass().getName().startsWith("org.openjdk.jmh")) {
+                best = t instanceof org.iolab.IolabException ? m : t.getClass().getName() + ": " + m;
+            }
+        }
+        return best;
+    }
+
+    private static void collect(Throwable t, List<Throwable> out, Set<Throwable> seen) {
+        if (t == null || !seen.add(t)) {
+            return;
+        }
+        out.add(t);
+        collect(t.getCause(), out, seen);
+        for (Throwable s : t.getSuppressed()) {
+            collect(s, out, seen);
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package org.iolab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs target/iolab.jar as a user would and checks exit codes, messages and results. */
+class CliIT {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    record Run(int exit, String out, String err) {
+    }
+
+    static Run iolab(Path cwd, String... args) throws IOException, InterruptedException {
+        String jar = System.getProperty("iolab.jar");
+        assertTrue(jar != null && Files.isRegularFile(Path.of(jar)), "system property iolab.jar: " + jar);
+        List<String> cmd = new ArrayList<>(List.of(System.getProperty("java.home") + "/bin/java", "-jar", jar));
+        cmd.addAll(List.of(args));
+        Path out = Files.createTempFile("iolab-it", ".out");
+        Path err = Files.createTempFile("iolab-it", ".err");
+        try {
+            Process p = new ProcessBuilder(cmd).directory(cwd.toFile()).redirectOutput(out.toFile())
+                    .redirectError(err.toFile()).start();
+            if (!p.waitFor(5, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                throw new AssertionError("timed out: " + cmd);
+            }
+            return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                    Files.readString(err, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    private static void assertUserError(Path cwd, String offending, String... args) throws Exception {
+        Run r = iolab(cwd, args);
+        String all = r.out() + r.err();
+        assertEquals(2, r.exit(), "exit code for " + List.of(args) + ":\n" + all);
+        List<String> lines = r.err().lines().filter(l -> !l.isBlank()).toList();
+        assertEquals(1, lines.size(), "one line on stderr for " + List.of(args) + ":\n" + r.err());
+        assertTrue(lines.getFirst().startsWith("iolab: "), lines.getFirst());
+        assertTrue(lines.getFirst().contains(offending), "names '" + offending + "': " + lines.getFirst());
+        assertFalse(all.contains("Exception"), all);
+        assertFalse(all.contains("\tat "), all);
+    }
+
+    @Test
+    void badInputIsOneLineAndExitTwo(@TempDir Path tmp) throws Exception {
+        Path file = Files.writeString(tmp.resolve("a-file"), "x");
+        String d = tmp.toString();
+        String[] quick = {"bench", "--profile", "smoke", "--dry-run", "--dir", d};
+        assertUserError(tmp, "0", concat(quick, "--buffers", "0"));
+        assertUserError(tmp, "-8k", concat(quick, "--buffers", "-8k"));
+        assertUserError(tmp, "12q", concat(quick, "--sizes", "12q"));
+        assertUserError(tmp, "nope", concat(quick, "--methods", "nope"));
+        assertUserError(tmp, "medium", "bench", "--profile", "medium", "--dry-run");
+        assertUserError(tmp, "lukewarm", concat(quick, "--cache", "lukewarm"));
+        assertUserError(tmp, "sometimes", concat(quick, "--prealloc", "sometimes"));
+        assertUserError(tmp, "abc", concat(quick, "--forks", "abc"));
+        assertUserError(tmp, "--bogus", concat(quick, "--bogus"));
+        String[] smoke = {"bench", "--profile", "smoke", "--out", tmp.resolve("out").toString()};
+        assertUserError(tmp, "missing", concat(smoke, "--dir", tmp.resolve("missing").toString()));
+        assertUserError(tmp, "a-file", concat(smoke, "--dir", file.toString()));
+        // far more than any test disk holds; the budget keeps the planner from shrinking it
+        Run space = iolab(tmp, concat(smoke, "--dir", d, "--methods",
+                firstMethod(tmp), "--sizes", "15t", "--budget", "1000000000"));
+        assertEquals(2, space.exit(), space.err());
+        assertTrue(space.err().startsWith("iolab: not enough free space"), space.err());
+        assertEquals(1, space.err().lines().count(), space.err());
+        try (Stream<Path> left = Files.list(tmp)) {
+            assertEquals(Set.of("a-file"), names(left), "no workspace left behind");
+        }
+    }
+
+    @Test
+    void readOnlyDirAndDropCachesWithoutRoot(@TempDir Path tmp) throws Exception {
+        Path ro = Path.of("/sys");
+        if (Files.isDirectory(ro) && !Files.isWritable(ro)) {
+            assertUserError(tmp, "/sys", "bench", "--profile", "smoke", "--dir", "/sys");
+        }
+        assumeTrue(!Files.isWritable(Path.of("/proc/sys/vm/drop_caches")), "running as root: drop_caches works");
+        assertUserError(tmp, "--drop-caches", "bench", "--profile", "smoke", "--dir", tmp.toString(), "--drop-caches");
+    }
+
+    @Test
+    void smokeRunsEveryMethodAndCleansUp(@TempDir Path tmp) throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("dir"));
+        Path out = tmp.resolve("out");
+        Run r = iolab(tmp, "bench", "--profile", "smoke", "--out", out.toString(), "--dir", dir.toString());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("results: " + out.resolve("results.json")), r.out());
+        JsonNode results = JSON.readTree(out.resolve("results.json").toFile());
+        assertTrue(results.isArray(), "results.json is an array");
+        Set<String> ran = new TreeSet<>();
+        for (JsonNode e : results) {
+            ran.add(e.path("params").path("method").asText());
+            assertTrue(e.path("primaryMetric").has("score"), e.toString());
+            JsonNode t = e.path("secondaryMetrics").path("throughput");
+            assertTrue(t.path("score").asDouble() > 0, e.toString());
+            assertTrue(Set.of("B/s", "probes/s").contains(t.path("scoreUnit").asText()), e.toString());
+        }
+        assertEquals(catalogue(tmp), ran);
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(Set.of(), names(left), "--dir is left empty");
+        }
+    }
+
+    @Test
+    void methodsJsonListsTheCatalogue(@TempDir Path tmp) throws Exception {
+        Run r = iolab(tmp, "methods");
+        assertEquals(0, r.exit(), r.err());
+        for (String id : catalogue(tmp)) {
+            assertTrue(r.out().contains(id), id);
+        }
+        JsonNode a = JSON.readTree(iolab(tmp, "methods", "--json").out());
+        for (JsonNode m : a) {
+            for (String field : List.of("id", "kind", "title", "article", "usesBuffer", "description")) {
+                assertTrue(m.has(field), field + " in " + m);
+            }
+        }
+    }
+
+    private static Set<String> catalogue(Path tmp) throws Exception {
+        Set<String> ids = new TreeSet<>();
+        for (JsonNode m : JSON.readTree(iolab(tmp, "methods", "--json").out())) {
+            ids.add(m.path("id").asText());
+        }
+        assertFalse(ids.isEmpty());
+        return ids;
+    }
+
+    private static String firstMethod(Path tmp) throws Exception {
+        return catalogue(tmp).iterator().next();
+    }
+
+    private static Set<String> names(Stream<Path> paths) {
+        Set<String> s = new TreeSet<>();
+        paths.forEach(p -> s.add(p.getFileName().toString()));
+        return s;
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] r = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, r, a.length, b.length);
+        return r;
+    }
+}
