@@ -20,6 +20,8 @@ import org.openjdk.jmh.runner.format.OutputFormat;
 final class ProgressFormat implements OutputFormat {
     private static final int KEEP = 60;
     private final PrintStream err;
+    /** On a terminal the line is rewritten in place; in a log, each point gets one line of its own. */
+    private final boolean live;
     private final long start = System.nanoTime();
     private final double plannedTotal;
     private final Deque<String> lines = new ArrayDeque<>();
@@ -37,6 +39,8 @@ final class ProgressFormat implements OutputFormat {
     ProgressFormat(PrintStream err, double plannedTotal) {
         this.err = err;
         this.plannedTotal = plannedTotal;
+        java.io.Console console = System.console();
+        this.live = console != null && console.isTerminal();
     }
 
     /**
@@ -62,6 +66,10 @@ final class ProgressFormat implements OutputFormat {
      * @param text what is happening
      */
     void message(String text) {
+        if (!live) {
+            err.println(text);
+            return;
+        }
         int width = text.length();
         err.print("\r" + text + (width < lastWidth ? " ".repeat(lastWidth - width) : ""));
         err.flush();
@@ -91,6 +99,12 @@ final class ProgressFormat implements OutputFormat {
         }
         String line = String.format(Locale.ROOT, "[%d/%d] %s %s | elapsed %s, eta %s", index, total,
                 point == null ? "" : point.describe(), what, clock(elapsed), clock(left));
+        if (!live) {
+            if (what.isEmpty()) {
+                err.println(line.replace("  |", " |"));
+            }
+            return;
+        }
         int width = line.length();
         String pad = width < lastWidth ? " ".repeat(lastWidth - width) : "";
         err.print("\r" + line + pad);
