@@ -55,6 +55,11 @@ record Profile(String name, List<Study> studies, int warmups, int runs, int fork
     private static final List<Cache> WARM = List.of(Cache.WARM);
     private static final List<Cache> BOTH = List.of(Cache.WARM, Cache.COLD);
 
+    /** @return 1 B .. 16 MiB in powers of 16, and 128 MiB */
+    static List<Long> coarseSweep() {
+        return List.of(1L, 16L, 256L, 4 * K, 64 * K, M, 16 * M, 128 * M);
+    }
+
     /** @return 1 B .. 64 MiB in powers of 4, and 128 MiB */
     static List<Long> bufferSweep() {
         List<Long> b = new ArrayList<>();
@@ -131,13 +136,22 @@ record Profile(String name, List<Study> studies, int warmups, int runs, int fork
                 1, 3, 1, 5);
     }
 
-    /** @return everything x buffers 1 B..128 MiB x warm/cold x 64 MiB, 1 GiB and a file larger than RAM */
+    /**
+     * @return every method x buffers 1 B..128 MiB (powers of 16) x warm/cold on 64 MiB and 1 GiB, plus every method on a
+     *     file larger than RAM (1 MiB buffers, cold: such a file cannot stay cached): several hours
+     */
     static Profile full() {
-        List<Long> s = List.of(64 * M, G, 0L);
+        List<Long> s = List.of(64 * M, G);
+        List<Long> big = List.of(0L);
+        List<Long> mib = List.of(M);
         return new Profile("full", List.of(
-                new Study("reads", READS, all(), bufferSweep(), s, BOTH, null, false, 0),
-                new Study("writes", WRITES, all(), bufferSweep(), s, null, Preallocation.NONE, false, 0),
-                new Study("random", RANDOM, all(), List.of(8 * K), s, BOTH, null, false, 0)),
-                2, 5, 2, 30);
+                new Study("reads", READS, all(), coarseSweep(), s, BOTH, null, false, 0),
+                new Study("writes", WRITES, all(), coarseSweep(), s, null, Preallocation.NONE, false, 0),
+                new Study("random", RANDOM, all(), List.of(8 * K), s, BOTH, null, false, 0),
+                new Study("reads larger than RAM", READS, all(), mib, big, List.of(Cache.COLD), null, false, 0),
+                new Study("writes larger than RAM", WRITES, all(), mib, big, null, Preallocation.NONE, true, 0),
+                new Study("random larger than RAM", RANDOM, all(), List.of(8 * K), big, List.of(Cache.COLD), null,
+                        false, 0)),
+                1, 5, 1, 5);
     }
 }
