@@ -15,6 +15,11 @@ import org.iolab.catalogue.Preallocation;
 final class Planner {
     /** Buffer used by methods that ignore the buffer size, when the study lists it. */
     static final long DEFAULT_BUFFER = 8192;
+    /**
+     * Longest pass (seconds) allowed for a file that must stay larger than RAM; slower methods are left out
+     * of such a study rather than measured on a file small enough to be cached.
+     */
+    static final double LARGER_THAN_RAM_PASS_LIMIT = 180;
 
     private Planner() {
     }
@@ -97,6 +102,15 @@ final class Planner {
                         for (Cache c : cs) {
                             Point p = point(bench, m, (int) buf, requested, c, prealloc, sync,
                                     profile.warmups(), runs, forks, budget);
+                            if (requested0 == 0 && p.fileSize() < requested) {
+                                // the study is about a file the page cache cannot hold: keep its size
+                                Point whole = point(bench, m, (int) buf, requested, c, prealloc, sync,
+                                        profile.warmups(), runs, forks, LARGER_THAN_RAM_PASS_LIMIT);
+                                if (whole.fileSize() < requested) {
+                                    continue;
+                                }
+                                p = whole;
+                            }
                             points.putIfAbsent(key(p), p);
                         }
                     }
