@@ -1,0 +1,67 @@
+package org.iolab.report.model;
+
+import java.util.List;
+import org.iolab.Sizes;
+import org.iolab.catalogue.Kind;
+
+/**
+ * One benchmark point of a results file: a method with its parameters and the throughput of every pass.
+ *
+ * @param bench which benchmark
+ * @param method catalogue id
+ * @param kind the method's kind (from the catalogue; {@code null} for an id this build does not know)
+ * @param bufferSize buffer size in bytes; 0 for random access
+ * @param usesBuffer whether the method's speed depends on the buffer size
+ * @param fileSize file size in bytes
+ * @param cache {@code warm} or {@code cold} for reads and random access, {@code null} for writes
+ * @param prealloc preallocation of writes ({@code none}, {@code zero-fill}, {@code fallocate}), else null
+ * @param sync whether a write pass ended with a sync
+ * @param stride random access: bytes between probes, else 0
+ * @param length random access: bytes read per probe, else 0
+ * @param unit {@code B/s} or {@code probes/s}
+ * @param passes measured throughput of every pass, in the order run (forks one after another)
+ * @param warmups throughput of the warm-up passes, in order (empty when not recorded)
+ * @param jdk the JDK version that ran it
+ */
+public record Measurement(Bench bench, String method, Kind kind, long bufferSize, boolean usesBuffer,
+                          long fileSize, String cache, String prealloc, boolean sync, long stride, int length,
+                          String unit, List<Double> passes, List<Double> warmups, String jdk) {
+    /** Copies the lists. */
+    public Measurement {
+        passes = List.copyOf(passes);
+        warmups = List.copyOf(warmups);
+    }
+
+    /** @return median, min and max of the measured passes */
+    public Stats stats() {
+        return Stats.of(passes);
+    }
+
+    /** @return e.g. {@code fis-array 8 KiB 256 MiB cold} */
+    public String label() {
+        StringBuilder b = new StringBuilder(method);
+        if (bench != Bench.RANDOM && usesBuffer) {
+            b.append(' ').append(Sizes.format(bufferSize));
+        }
+        b.append(' ').append(Sizes.format(fileSize));
+        if (cache != null) {
+            b.append(' ').append(cache);
+        }
+        if (prealloc != null && !prealloc.equals("none")) {
+            b.append(' ').append(prealloc);
+        }
+        if (sync) {
+            b.append(" sync");
+        }
+        return b.toString();
+    }
+
+    /**
+     * @return a key that is the same for the same method and parameters in two results files, for
+     *     comparing runs
+     */
+    public String key() {
+        return bench + "|" + method + "|" + (usesBuffer ? bufferSize : 0) + "|" + fileSize + "|" + cache + "|"
+                + prealloc + "|" + sync + "|" + stride + "|" + length;
+    }
+}

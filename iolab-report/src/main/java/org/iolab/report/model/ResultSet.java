@@ -1,0 +1,151 @@
+package org.iolab.report.model;
+
+import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import org.iolab.IolabException;
+import org.iolab.Sizes;
+import org.iolab.catalogue.Catalogue;
+import org.iolab.catalogue.Kind;
+import org.iolab.catalogue.MethodInfo;
+
+/**
+ * The measurements of one {@code results.json} (JMH's JSON format as {@code ./iolab bench} writes it).
+ *
+ * <p>Throughput comes from the {@code throughput} secondary metric iolab adds; for a file written by
+ * plain JMH it is computed from the pass times and the {@code fileSize} parameter. Warm-up passes come
+ * from the optional {@code iolab.warmupThroughput} field.
+ *
+ * @param source the file it was read from
+ * @param measurements every point, in file order
+ */
+public record ResultSet(Path source, List<Measurement> measurements) {
+    /** Jackson, accepting JMH's {@code NaN} numbers. */
+    public static final ObjectMapper JSON = JsonMapper.builder()
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+
+    /** Copies the list. */
+    public ResultSet {
+        measurements = List.copyOf(measurements);
+    }
+
+    /**
+     * @param file a results.json
+     * @return its measurements
+     * @throws IolabException naming the file (and the entry) when it is missing or not iolab's JMH JSON
+     */
+    public static ResultSet load(Path file) {
+        JsonNode root;
+        try {
+            root = JSON.readTree(Files.readAllBytes(file));
+        } catch (NoSuchFileException e) {
+            throw new IolabException(file + " does not exist; give the results.json that ./iolab bench wrote");
+        } catch (IOException e) {
+            throw new IolabException(file + " is not a JMH JSON results file (" + e.getMessage().lines().findFirst()
+                    .orElse("") + "); give the results.json that ./iolab bench wrote", e);
+        }
+        if (root == null || !root.isArray()) {
+            throw new IolabException(file + " is not a JMH JSON results file (expected a JSON array of results);"
+                    + " give the results.json that ./iolab bench wrote");
+        }
+        List<Measurement> out = new ArrayList<>();
+        int i = 0;
+        for (JsonNode entry : root) {
+            try {
+                Measurement m = parse(entry);
+                if (m != null) {
+                    out.add(m);
+                }
+            } catch (RuntimeException e) {
+                throw new IolabException(file + ": entry " + i + " cannot be read: " + e.getMessage(), e);
+            }
+            i++;
+        }
+        return new ResultSet(file, out);
+    }
+
+    private static Measurement parse(JsonNode e) {
+        Bench bench = Bench.ofJmhName(e.path("benchmark").asText());
+        if (bench == null) {
+            return null; // not one of iolab's benchmarks
+        }
+        JsonNode p = e.path("params");
+        String method = p.path("method").asText();
+        MethodInfo info = Catalogue.find(method).orElse(null);
+        Kind kind = info != null ? info.kind() : null;
+        boolean usesBuffer = info == null || info.usesBuffer();
+        long buffer = bench == Bench.RANDOM ? 0 : Sizes.parse(p.path("bufferSize").asText("8192"), "bufferSize");
+        long size = Sizes.parse(p.path("fileSize").asText(), "fileSize");
+        String cache = bench == Bench.WRITE ? null : p.path("cache").asText("warm");
+        String prealloc = bench == Bench.WRITE ? p.path("prealloc").asText("none") : null;
+        boolean sync = bench == Bench.WRITE && Boolean.parseBoolean(p.path("sync").asText("false"));
+        long stride = bench == Bench.RANDOM ? Sizes.parse(p.path("stride").asText("20000"), "stride") : 0;
+        int length = bench == Bench.RANDOM ? (int) Sizes.parse(p.path("length").asText("1"), "length") : 0;
+        double work = bench == Bench.RANDOM ? probes(size, stride, length) : size;
+        String unit = bench == Bench.RANDOM ? "probes/s" : "B/s";
+
+        List<Double> passes = new ArrayList<>();
+        JsonNode tp = e.path("secondaryMetrics").path("throughput");
+        if (tp.isObject()) {
+            flatten(tp.path("rawData"), passes);
+        } else {
+            List<Double> times = new ArrayList<>();
+            flatten(e.path("primaryMetric").path("rawData"), times);
+            double toSeconds = secondsPer(e.path("primaryMetric").path("scoreUnit").asText("ms/op"));
+            for (double t : times) {
+                passes.add(work / (t * toSeconds));
+            }
+        }
+        List<Double> warmups = new ArrayList<>();
+        flatten(e.path("iolab").path("warmupThroughput"), warmups);
+        return new Measurement(bench, method, kind, buffer, usesBuffer, size, cache, prealloc, sync, stride, length,
+                unit, passes, warmups, e.path("jdkVersion").asText(""));
+    }
+
+    /**
+     * @param fileSize bytes
+     * @param stride bytes between probes
+     * @param length bytes per probe
+     * @return how many probes a random-access pass makes: offsets 0, stride, ... below fileSize - length
+     */
+    public static long probes(long fileSize, long stride, int length) {
+        long span = fileSize - length;
+        return span <= 0 ? 0 : (span + stride - 1) / stride;
+    }
+
+    private static double secondsPer(String unit) {
+        return switch (unit) {
+            case "s/op" -> 1;
+            case "ms/op" -> 1e-3;
+            case "us/op" -> 1e-6;
+            case "ns/op" -> 1e-9;
+            default -> throw new IllegalArgumentException("unexpected JMH score unit " + unit);
+        };
+    }
+
+    private static void flatten(JsonNode node, List<Double> out) {
+        if (node.isArray()) {
+            for (JsonNode n : node) {
+                flatten(n, out);
+            }
+        } else if (node.isNumber()) {
+            out.add(node.asDouble());
+        }
+    }
+
+    /**
+     * @param filter which measurements
+     * @return those measurements
+     */
+    public List<Measurement> where(Predicate<Measurement> filter) {
+        return measurements.stream().filter(filter).toList();
+    }
+}

@@ -1,0 +1,77 @@
+package org.iolab.report.model;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.iolab.IolabException;
+
+/**
+ * Everything a report is made from: {@code results.json} and, beside it, {@code machine.json} (facts about
+ * the machine) and {@code limits.json} (native and fio baselines), when present.
+ *
+ * @param results the measurements
+ * @param machine facts about the machine (empty when machine.json is missing)
+ * @param limits physical limits measured in the same run (empty when limits.json is missing)
+ * @param notes why a part is missing, for the report (e.g. "no C compiler: C baseline skipped")
+ */
+public record RunData(ResultSet results, List<Fact> machine, List<Limit> limits, List<String> notes) {
+    /** File name of the machine facts beside results.json. */
+    public static final String MACHINE_FILE = "machine.json";
+    /** File name of the physical limits beside results.json. */
+    public static final String LIMITS_FILE = "limits.json";
+    /** File name of the notes beside results.json. */
+    public static final String NOTES_FILE = "notes.json";
+
+    /** Copies the lists. */
+    public RunData {
+        machine = List.copyOf(machine);
+        limits = List.copyOf(limits);
+        notes = List.copyOf(notes);
+    }
+
+    /**
+     * @param resultsJson a results.json
+     * @return it and its sibling files
+     */
+    public static RunData load(Path resultsJson) {
+        ResultSet results = ResultSet.load(resultsJson);
+        Path dir = resultsJson.toAbsolutePath().getParent();
+        List<Fact> machine = read(dir.resolve(MACHINE_FILE), new TypeReference<List<Fact>>() { });
+        List<Limit> limits = read(dir.resolve(LIMITS_FILE), new TypeReference<List<Limit>>() { });
+        List<String> notes = read(dir.resolve(NOTES_FILE), new TypeReference<List<String>>() { });
+        return new RunData(results, machine, limits, notes);
+    }
+
+    /**
+     * Writes machine.json, limits.json and notes.json into {@code dir}.
+     *
+     * @param dir the results folder
+     */
+    public void writeSiblings(Path dir) {
+        write(dir.resolve(MACHINE_FILE), machine);
+        write(dir.resolve(LIMITS_FILE), limits);
+        write(dir.resolve(NOTES_FILE), notes);
+    }
+
+    private static <T> List<T> read(Path file, TypeReference<List<T>> type) {
+        if (!Files.exists(file)) {
+            return List.of();
+        }
+        try {
+            return ResultSet.JSON.readValue(file.toFile(), type);
+        } catch (IOException e) {
+            throw new IolabException(file + " cannot be read (" + e.getMessage().lines().findFirst().orElse("")
+                    + "); delete it or re-run ./iolab bench", e);
+        }
+    }
+
+    private static void write(Path file, Object value) {
+        try {
+            ResultSet.JSON.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), value);
+        } catch (IOException e) {
+            throw IolabException.io("write", file, e);
+        }
+    }
+}
