@@ -67,7 +67,7 @@ final class Processes {
     static Output run(List<String> command, String what) {
         Process p;
         try {
-            p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.DISCARD).start();
+            p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         } catch (IOException e) {
             throw new IolabException("cannot start " + what + " (" + String.join(" ", command) + "): "
                     + e.getMessage() + "; check that it is installed and executable", e);
