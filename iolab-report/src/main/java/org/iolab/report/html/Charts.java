@@ -154,7 +154,7 @@ public final class Charts {
             addCurve(zoom, method, byMethod.get(method), 1e9, false);
         }
         String zoomCaption = "The methods whose best median reaches at least " + Math.round(FAST_SHARE * 100)
-                + "% of the fastest (" + Text.rate(top, "B/s") + "), on a linear throughput axis so that their"
+                + "% of the fastest (" + org.iolab.report.analysis.Rates.format(top, "B/s") + "), on a linear throughput axis so that their"
                 + " differences are visible.";
         return List.of(main, export(zoom, zoomName, zoomTitle, zoomCaption, dir));
     }
