@@ -244,7 +244,7 @@ public final class Charts {
                 + " median (the full results table gives the exact min–max). Warm: the file is in the page cache;"
                 + " cold: evicted before every pass, so it comes from the device."
                 + (bars.has("cold") ? "" : " No cold passes were measured: add --cache both.")
-                + " Methods that read a byte at a time ran on smaller files.";
+                + " Methods that read a byte at a time ran on smaller files. A missing bar was not measured.";
         return export(chart, name, title, caption, dir);
     }
 
@@ -428,8 +428,8 @@ public final class Charts {
                 for (String method : methods) {
                     Measurement m = e.getValue().get(method);
                     if (m == null) {
-                        y.add(null); // XChart leaves the slot empty
-                        err.add(null);
+                        y.add(0.0); // not measured in this series: no bar (XChart takes no gaps with whiskers)
+                        err.add(0.0);
                         continue;
                     }
                     Stats s = m.stats();
