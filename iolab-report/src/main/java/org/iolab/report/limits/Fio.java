@@ -4,12 +4,17 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Consumer;
 import org.iolab.IolabException;
+import org.iolab.content.Content;
 import org.iolab.os.FileSpace;
 import org.iolab.os.PageCache;
 import org.iolab.report.model.Limit;
@@ -31,8 +36,12 @@ import org.iolab.report.model.Limit;
  *       block sizes that are multiples of the device's logical block; sizes that are not a multiple of
  *       {@value #DIRECT_ALIGNMENT} bytes are left out of the direct jobs.</li>
  * </ul>
- * Block sizes larger than the file are left out. fio's own figure {@code bw_bytes} is used: bytes moved
- * over the job's run time in milliseconds, so very short jobs are coarse.
+ * Block sizes larger than the file are left out. fio moves a whole number of blocks (the file size rounded
+ * down to a multiple of the block size). fio's own figure {@code bw_bytes} is used: bytes moved over the
+ * job's run time in milliseconds, so very short jobs are coarse.
+ *
+ * <p>Cost: per block size, {@code runs} passes of each of five jobs (two writes, three reads) over the whole
+ * file.
  */
 public final class Fio {
     /** {@link Limit#tool()} of every fio limit. */
@@ -116,14 +125,13 @@ public final class Fio {
                     continue;
                 }
                 boolean direct = bs % DIRECT_ALIGNMENT == 0;
-                job(fio, file, fileSize, bs, WRITE_BUFFERED, null, WRITE_NOTE, runs, failures).ifPresent(limits::add);
+                // direct first: the buffered write then leaves a complete file for the reads (when all writes
+                // fail, fio lays the file out itself before reading)
                 if (direct) {
                     job(fio, file, fileSize, bs, WRITE_DIRECT, null, WRITE_NOTE, runs, failures)
                             .ifPresent(limits::add);
                 }
-                if (!Files.exists(file)) {
-                    continue; // writes failed: nothing to read (already reported)
-                }
+                job(fio, file, fileSize, bs, WRITE_BUFFERED, null, WRITE_NOTE, runs, failures).ifPresent(limits::add);
                 job(fio, file, fileSize, bs, READ_BUFFERED, "cold", COLD_NOTE, runs, failures).ifPresent(limits::add);
                 job(fio, file, fileSize, bs, READ_BUFFERED, "warm", WARM_NOTE, runs, failures).ifPresent(limits::add);
                 if (direct) {
@@ -140,29 +148,32 @@ public final class Fio {
         return List.copyOf(limits);
     }
 
-    private static java.util.Optional<Limit> job(Path fio, Path file, long fileSize, long bs, String operation,
-                                                 String cache, String note, int runs, Consumer<String> failures) {
+    private static Optional<Limit> job(Path fio, Path file, long fileSize, long bs, String operation, String cache,
+                                       String note, int runs, Consumer<String> failures) {
         boolean write = operation.startsWith("write");
         boolean direct = operation.endsWith("direct");
         List<Double> passes = new ArrayList<>();
         for (int r = 0; r < runs; r++) {
             List<String> command = new ArrayList<>(List.of(fio.toString(), "--output-format=json",
-                    "--name=iolab-" + operation, "--filename=" + file, "--size=" + fileSize, "--bs=" + bs,
+                    "--name=iolab-" + operation, "--filename=" + file.toString().replace(":", "\\:"),
+                    "--size=" + fileSize, "--bs=" + bs,
                     "--rw=" + (write ? "write" : "read"), "--ioengine=psync", "--direct=" + (direct ? 1 : 0)));
-            if (write) {
-                command.addAll(List.of("--end_fsync=1", "--fallocate=none"));
-                delete(file);
-            } else if (!direct && "warm".equals(cache)) {
-                command.add("--invalidate=0");
-                PageCache.warm(file);
-            } else {
-                command.add("--invalidate=1");
-                if (!direct) {
-                    PageCache.evict(file);
-                }
-            }
-            Processes.Output out = Processes.run(command, "fio");
             try {
+                if (write) {
+                    command.addAll(List.of("--end_fsync=1", "--fallocate=none"));
+                    delete(file);
+                } else if (!direct && "warm".equals(cache)) {
+                    command.add("--invalidate=0");
+                    layOut(file, fileSize);
+                    PageCache.warm(file);
+                } else {
+                    command.add("--invalidate=1");
+                    if (!direct) {
+                        layOut(file, fileSize);
+                        PageCache.evict(file);
+                    }
+                }
+                Processes.Output out = Processes.run(command, "fio");
                 if (out.exitCode() != 0) {
                     throw new IolabException("fio " + operation + " with block size " + bs + " on " + file
                             + " failed (exit " + out.exitCode() + "): " + firstLines(out.stderr())
@@ -174,17 +185,46 @@ public final class Fio {
                     delete(file);
                 }
                 failures.accept(e.getMessage());
-                return java.util.Optional.empty();
+                return Optional.empty();
             }
         }
-        return java.util.Optional.of(new Limit(TOOL, operation, bs, fileSize, cache, passes, null, note));
+        return Optional.of(new Limit(TOOL, operation, bs, fileSize, cache, passes, null, note));
+    }
+
+    /**
+     * Makes sure the file to read exists with its full size: the writes normally leave it so; when they
+     * failed, iolab writes it ({@link Content#DEFAULT}, synced).
+     */
+    private static void layOut(Path file, long fileSize) {
+        try {
+            if (Files.exists(file) && Files.size(file) >= fileSize) {
+                return;
+            }
+        } catch (IOException e) {
+            throw IolabException.io("read the size of fio's file", file, e);
+        }
+        byte[] chunk = new byte[1 << 20];
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING)) {
+            for (long p = 0; p < fileSize; p += chunk.length) {
+                int n = (int) Math.min(chunk.length, fileSize - p);
+                Content.DEFAULT.fill(p, chunk, 0, n);
+                ByteBuffer buf = ByteBuffer.wrap(chunk, 0, n);
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+            }
+            ch.force(false);
+        } catch (IOException e) {
+            throw IolabException.io("write fio's read file", file, e);
+        }
     }
 
     /**
      * Reads one fio job's bandwidth from fio's JSON output ({@code --output-format=json}): {@code
      * jobs[0].read.bw_bytes} for read operations, {@code jobs[0].write.bw_bytes} for writes.
      *
-     * @param json fio's standard output (text before the first {@code {}, such as warnings, is ignored)
+     * @param json fio's standard output (text before the first <code>&#123;</code>, such as warnings, is ignored)
      * @param operation one of {@link #READ_BUFFERED}, {@link #READ_DIRECT}, {@link #WRITE_BUFFERED},
      *     {@link #WRITE_DIRECT}
      * @param blockSize the job's block size

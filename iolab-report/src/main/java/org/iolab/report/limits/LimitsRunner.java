@@ -8,13 +8,13 @@ import java.util.List;
 import java.util.Optional;
 import org.iolab.IolabException;
 import org.iolab.content.Content;
-import org.iolab.os.CacheStateException;
 import org.iolab.report.model.Limit;
 
 /**
  * Measures the physical limits at the end of {@code iolab bench}: the C baseline when a C compiler is
  * installed, fio when it is installed, over the same data file and sizes as the Java methods. What cannot
- * be measured becomes a note for the report; a wrong checksum is an error.
+ * be measured (no compiler or fio, a compile failure, a filesystem refusing O_DIRECT, a file that cannot be
+ * evicted, short space) becomes a note for the report; a wrong checksum is an error.
  */
 public final class LimitsRunner {
     /** Note when no C compiler is found. */
@@ -52,8 +52,9 @@ public final class LimitsRunner {
      * @param bufferSizes buffer (block) sizes, as for the Java methods
      * @param runs passes per operation
      * @return the limits and notes
-     * @throws IolabException when a C pass returns a wrong checksum (the data file is not what it should
-     *     be), or the arguments are bad
+     * @throws NativeBaseline.WrongChecksumException when a C pass returns a wrong checksum (the data file is
+     *     not what it should be)
+     * @throws IolabException when the arguments are bad
      */
     public static Result measure(Path workDir, Path dataFile, long fileSize, List<Long> bufferSizes, int runs) {
         if (runs < 1) {
@@ -101,10 +102,18 @@ public final class LimitsRunner {
             }
             try {
                 limits.addAll(NativeBaseline.measure(binary, dataFile, fileSize, bufferSizes, CACHES, runs));
-            } catch (CacheStateException e) {
+            } catch (NativeBaseline.WrongChecksumException e) {
+                throw e;
+            } catch (IolabException e) {
                 notes.add("C baseline read passes skipped: " + e.getMessage());
             }
-            limits.addAll(NativeBaseline.measureWrite(binary, workDir, fileSize, bufferSizes, runs));
+            try {
+                limits.addAll(NativeBaseline.measureWrite(binary, workDir, fileSize, bufferSizes, runs));
+            } catch (NativeBaseline.WrongChecksumException e) {
+                throw e;
+            } catch (IolabException e) {
+                notes.add("C baseline write passes skipped: " + e.getMessage());
+            }
         } finally {
             deleteTree(buildDir);
         }

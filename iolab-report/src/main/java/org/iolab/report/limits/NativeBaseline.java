@@ -43,6 +43,19 @@ public final class NativeBaseline {
     private NativeBaseline() {
     }
 
+    /**
+     * A C pass returned bytes that are not iolab's content: the data file is damaged or not an iolab data
+     * file. Unlike other failures of the baseline, this one must stop the run.
+     */
+    public static final class WrongChecksumException extends IolabException {
+        private static final long serialVersionUID = 1L;
+
+        /** @param message names the mode, the file, the buffer and both checksums */
+        public WrongChecksumException(String message) {
+            super(message);
+        }
+    }
+
     /** @return the first of {@code cc}, {@code gcc}, {@code clang} found on the PATH */
     public static Optional<Path> compiler() {
         for (String name : COMPILERS) {
@@ -100,8 +113,8 @@ public final class NativeBaseline {
      * @param caches {@code warm} and/or {@code cold}
      * @param runs passes per operation, at least 1
      * @return one limit per operation, buffer size and cache state, in the order run
-     * @throws IolabException when a pass fails or returns a wrong checksum (naming mode, file and buffer),
-     *     or an argument is out of range
+     * @throws WrongChecksumException when a pass returns a wrong checksum (naming mode, file and buffer)
+     * @throws IolabException when a pass fails or an argument is out of range
      */
     public static List<Limit> measure(Path binary, Path dataFile, long fileSize, List<Long> bufferSizes,
                                       List<String> caches, int runs) {
@@ -154,7 +167,8 @@ public final class NativeBaseline {
      * @param bufferSizes buffer sizes in bytes, each at least 1
      * @param runs passes per buffer size, at least 1
      * @return one limit per buffer size, cache null
-     * @throws IolabException when space is short, a pass fails, or the checksum is wrong
+     * @throws WrongChecksumException when a pass writes other bytes than iolab's content
+     * @throws IolabException when space is short or a pass fails
      */
     public static List<Limit> measureWrite(Path binary, Path dir, long fileSize, List<Long> bufferSizes, int runs) {
         checkRuns(runs);
@@ -225,7 +239,7 @@ public final class NativeBaseline {
         long bytes = node.get("bytes").asLong();
         double seconds = node.get("seconds").asDouble();
         if (!checksum.equalsIgnoreCase(expected) || bytes != fileSize) {
-            throw new IolabException(String.format(Locale.ROOT,
+            throw new WrongChecksumException(String.format(Locale.ROOT,
                     "wrong checksum from the C baseline: mode %s, file %s, buffer %d: got %s over %d bytes,"
                             + " expected %s over %d bytes of iolab's content; the file is damaged or not an"
                             + " iolab data file: delete it so it is written again", mode, file, buffer, checksum,

@@ -38,10 +38,21 @@ class LimitsRunnerTest {
     }
 
     @Test
+    void aMissingDataFileIsANoteNotACrash(@TempDir Path dir) {
+        org.junit.jupiter.api.Assumptions.assumeTrue(NativeBaseline.compiler().isPresent());
+        Path missing = dir.resolve("read-4096.dat");
+        LimitsRunner.Result r = LimitsRunner.measure(dir, missing, 4096, List.of(4096L), 1);
+        assertTrue(r.notes().stream().anyMatch(n -> n.startsWith("C baseline read passes skipped")
+                && n.contains(missing.toString())), r::toString);
+        assertTrue(r.limits().stream().anyMatch(l -> l.tool().equals("c") && l.operation().equals("write")),
+                r::toString);
+    }
+
+    @Test
     void aDamagedDataFileIsAnError(@TempDir Path dir) throws IOException {
         org.junit.jupiter.api.Assumptions.assumeTrue(NativeBaseline.compiler().isPresent());
         Path data = Files.write(dir.resolve("read-4096.dat"), new byte[4096]);
-        IolabException e = assertThrows(IolabException.class,
+        IolabException e = assertThrows(NativeBaseline.WrongChecksumException.class,
                 () -> LimitsRunner.measure(dir, data, 4096, List.of(4096L), 1));
         assertTrue(e.getMessage().contains(data.toString()), e::getMessage);
     }
