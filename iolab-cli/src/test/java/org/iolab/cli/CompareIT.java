@@ -1,0 +1,64 @@
+package org.iolab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs {@code iolab compare} from target/iolab.jar. */
+class CompareIT {
+    private static final String ENTRY = "{\"benchmark\":\"org.iolab.bench.ReadBenchmark.pass\",\"params\":"
+            + "{\"bufferSize\":\"8192\",\"cache\":\"warm\",\"fileSize\":\"268435456\",\"method\":\"%s\"},"
+            + "\"secondaryMetrics\":{\"throughput\":{\"scoreUnit\":\"B/s\",\"rawData\":[[%s]]}}}";
+
+    private static Path results(Path dir, String name, String... entries) throws Exception {
+        Files.createDirectories(dir);
+        return Files.writeString(dir.resolve(name), "[" + String.join(",", entries) + "]");
+    }
+
+    private static String entry(String method, String passes) {
+        return ENTRY.formatted(method, passes);
+    }
+
+    @Test
+    void twoFilesPrintTheTableAndCsv(@TempDir Path tmp) throws Exception {
+        Path a = results(tmp.resolve("run1"), "results.json", entry("fis-array", "4.4e9,4.5e9,4.6e9"),
+                entry("bis-array", "4.0e9,4.1e9,4.2e9"));
+        Path b = results(tmp.resolve("run2"), "results.json", entry("fis-array", "5.4e9,5.5e9,5.6e9"),
+                entry("raf-array", "4.0e9,4.1e9,4.2e9"));
+        Path csv = tmp.resolve("csv");
+        CliIT.Run r = CliIT.iolab(tmp, "compare", a.toString(), b.toString(), "--csv", csv.toString());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("+22% significant"), r.out());
+        assertTrue(r.out().contains("missing"), r.out());
+        List<String> lines = Files.readAllLines(csv.resolve("run1.csv"));
+        assertEquals(1 + 6, lines.size(), String.join("\n", lines));
+        assertTrue(lines.getFirst().startsWith("file,bench,method,kind,bufferSize"), lines.getFirst());
+        assertTrue(lines.get(1).contains(",read,fis-array,read,8192,268435456,warm,,false,0,0,B/s,1,4400000000"),
+                lines.get(1));
+        assertTrue(Files.isRegularFile(csv.resolve("run2.csv")));
+    }
+
+    @Test
+    void aMissingFileIsOneLineAndExitTwo(@TempDir Path tmp) throws Exception {
+        Path a = results(tmp, "a.json", entry("fis-array", "4.4e9,4.5e9,4.6e9"));
+        Path missing = tmp.resolve("nope.json");
+        CliIT.Run r = CliIT.iolab(tmp, "compare", a.toString(), missing.toString());
+        assertEquals(2, r.exit(), r.out() + r.err());
+        List<String> lines = r.err().lines().filter(l -> !l.isBlank()).toList();
+        assertEquals(1, lines.size(), r.err());
+        assertTrue(lines.getFirst().startsWith("iolab: ") && lines.getFirst().contains("nope.json"), r.err());
+        assertFalse(r.err().contains("Exception"), r.err());
+
+        Path bad = Files.writeString(tmp.resolve("bad.json"), "{not json");
+        CliIT.Run r2 = CliIT.iolab(tmp, "compare", a.toString(), bad.toString());
+        assertEquals(2, r2.exit(), r2.out() + r2.err());
+        assertTrue(r2.err().startsWith("iolab: ") && r2.err().contains("bad.json"), r2.err());
+        assertEquals(1, r2.err().lines().filter(l -> !l.isBlank()).count(), r2.err());
+    }
+}

@@ -1,0 +1,96 @@
+package org.iolab.report.analysis;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.iolab.IolabException;
+import org.iolab.report.model.ResultSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CompareTest {
+    private static Comparison ab() {
+        return Compare.compare(List.of(ResultSet.load(Fixtures.path("compare-a.json")),
+                ResultSet.load(Fixtures.path("compare-b.json"))));
+    }
+
+    private static Comparison.Row row(Comparison c, String method) {
+        return c.rows().stream().filter(r -> r.label().startsWith(method + " ")).findFirst().orElseThrow();
+    }
+
+    @Test
+    void rowsPerPointWithChangeAndSignificance() {
+        Comparison c = ab();
+        assertEquals(4, c.rows().size(), "3 in a, raf-seek only in b");
+        Comparison.Row fis = row(c, "fis-array");
+        assertEquals(Comparison.Status.BASELINE, fis.cells().get(0).status());
+        assertEquals(Comparison.Status.SIGNIFICANT, fis.cells().get(1).status());
+        assertEquals(22.2, fis.cells().get(1).changePercent(), 0.1);
+        assertEquals(Comparison.Status.WITHIN_NOISE, row(c, "channel-heap-array").cells().get(1).status());
+        Comparison.Row onlyA = row(c, "bis-skip");
+        assertEquals(Comparison.Status.MISSING, onlyA.cells().get(1).status());
+        Comparison.Row onlyB = row(c, "raf-seek");
+        assertEquals(Comparison.Status.MISSING, onlyB.cells().get(0).status());
+        assertEquals(Comparison.Status.NO_BASELINE, onlyB.cells().get(1).status());
+    }
+
+    @Test
+    void alignedTable() {
+        String t = Compare.table(ab());
+        List<String> lines = t.lines().toList();
+        assertEquals(5, lines.size(), t);
+        assertTrue(lines.getFirst().contains("compare-a.json (baseline)"), t);
+        int col = lines.getFirst().indexOf("compare-b.json");
+        for (String l : lines.subList(1, lines.size())) {
+            assertTrue(l.length() > col && l.charAt(col - 1) == ' ' && l.charAt(col) != ' ', "aligned:\n" + t);
+        }
+        assertTrue(t.contains("5.50 GB/s +22% significant"), t);
+        assertTrue(t.contains("within noise"), t);
+        assertTrue(t.contains("missing"), t);
+    }
+
+    @Test
+    void noFilesIsAnError() {
+        assertThrows(IolabException.class, () -> Compare.compare(List.of()));
+    }
+
+    @Test
+    void csvHasOneRowPerPass(@TempDir Path tmp) throws Exception {
+        Path csv = tmp.resolve("a.csv");
+        ResultSet a = ResultSet.load(Fixtures.path("compare-a.json"));
+        Compare.writeCsv(a, csv);
+        String text = Files.readString(csv);
+        List<String> lines = List.of(text.split("\r\n"));
+        assertEquals(Compare.CSV_HEADER, lines.getFirst());
+        assertEquals(1 + 3 * 3, lines.size(), text);
+        String[] first = lines.get(1).split(",");
+        assertEquals(14, first.length, lines.get(1));
+        assertEquals("read", first[1]);
+        assertEquals("fis-array", first[2]);
+        assertEquals("8192", first[4]);
+        assertEquals("warm", first[6]);
+        assertEquals("1", first[12]);
+        assertEquals("4400000000", first[13]);
+        assertTrue(text.endsWith("\r\n"));
+    }
+
+    @Test
+    void rfc4180Quoting() {
+        assertEquals("plain", Compare.quote("plain"));
+        assertEquals("\"a,b\"", Compare.quote("a,b"));
+        assertEquals("\"say \"\"hi\"\"\"", Compare.quote("say \"hi\""));
+        assertEquals("\"two\nlines\"", Compare.quote("two\nlines"));
+    }
+
+    @Test
+    void unwritableCsvNamesTheFile(@TempDir Path tmp) {
+        Path csv = tmp.resolve("missing-dir").resolve("a.csv");
+        IolabException e = assertThrows(IolabException.class,
+                () -> Compare.writeCsv(ResultSet.load(Fixtures.path("compare-a.json")), csv));
+        assertTrue(e.getMessage().contains(csv.toString()), e.getMessage());
+    }
+}
