@@ -5,7 +5,7 @@ import org.iolab.IolabException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code iolab} command: {@code bench}, {@code methods}, {@code report}. */
+/** The {@code iolab} command: {@code bench}, {@code methods}, {@code report}, {@code compare}. */
 @Command(name = "iolab", mixinStandardHelpOptions = true, version = "iolab 0.1.0",
         description = "Measures the fastest correct way to read and write files from the JVM on this machine.",
         subcommands = {BenchCommand.class, MethodsCommand.class, ReportCommand.class, CompareCommand.class})
