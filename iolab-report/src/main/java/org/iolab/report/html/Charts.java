@@ -24,6 +24,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.iolab.IolabException;
 import org.iolab.Sizes;
+import org.iolab.report.analysis.Rates;
 import org.iolab.report.model.Bench;
 import org.iolab.report.model.Measurement;
 import org.iolab.report.model.ResultSet;
@@ -154,8 +155,8 @@ public final class Charts {
             addCurve(zoom, method, byMethod.get(method), 1e9, false);
         }
         String zoomCaption = "The methods whose best median reaches at least " + Math.round(FAST_SHARE * 100)
-                + "% of the fastest (" + org.iolab.report.analysis.Rates.format(top, "B/s") + "), on a linear throughput axis so that their"
-                + " differences are visible.";
+                + "% of the fastest (" + Rates.format(top, "B/s") + "), on a linear throughput axis so that"
+                + " their differences are visible.";
         return List.of(main, export(zoom, zoomName, zoomTitle, zoomCaption, dir));
     }
 
@@ -279,7 +280,8 @@ public final class Charts {
                 .xAxisTitle(warmups > 0 ? "pass (w1, w2...: warm-up passes; then measured passes 1, 2...)"
                         : "measured pass").yAxisTitle("throughput, MB/s (log scale)").build();
         styleXY(chart, true);
-        chart.getStyler().setXAxisMin(0.5);
+        // whole-number ends: XChart spaces the ticks by the width of the end labels, and ours are blank between
+        chart.getStyler().setXAxisMin(1.0);
         chart.setCustomYAxisTickLabelsFormatter(Charts::log10Mbps);
         int longest = 0;
         for (Measurement m : chosen) {
@@ -297,7 +299,7 @@ public final class Charts {
             longest = Math.max(longest, warmups + m.passes().size());
             chart.addSeries(m.method() + " (" + Sizes.format(m.fileSize()) + ")", x, y);
         }
-        chart.getStyler().setXAxisMax(longest + 0.5);
+        chart.getStyler().setXAxisMax((double) Math.max(2, longest));
         int w = warmups;
         chart.setCustomXAxisTickLabelsFormatter(v -> !whole(v) || v < 0.5 ? ""
                 : Math.round(v) <= w ? "w" + Math.round(v) : Long.toString(Math.round(v) - w));
@@ -311,7 +313,9 @@ public final class Charts {
         String caption = "Throughput of each pass in the order it ran, for the " + Math.min(TOP_PASSES, sorted.size())
                 + " fastest read methods and the byte-at-a-time ones, file in the page cache."
                 + (warmups > 0 ? " Passes left of the line are JMH warm-up passes (not counted in the results):"
-                        + " a slow first pass is the JIT compiling and the first buffer being allocated."
+                        + " a slow first pass is the JIT compiling and the first buffer being allocated. With several"
+                        + " forks, the warm-up passes of every fork come first, then the measured passes fork by"
+                        + " fork."
                         : " This results file holds no warm-up passes (made by an older iolab, or with no"
                         + " warm-up); re-run ./iolab bench to see them.");
         return export(chart, name, title, caption, dir);

@@ -388,12 +388,14 @@ public final class HtmlReport {
                 : "posix_fadvise(POSIX_FADV_DONTNEED), then mincore checks that no page is left")
                 + "), so they measure the device.");
         li(b, "Correctness: every read pass computes a 64-bit checksum of every byte it read and compares it with"
-                + " the file's known content; a mismatch fails the run. Writes are checked the same way after the"
-                + " pass. The C baseline verifies the same checksum.");
+                + " the file's known content; random access checks the bytes at its probes; every write pass is"
+                + " checked for size and checksum after it ends; a mismatch fails the run. The C baseline verifies"
+                + " the same checksum.");
         li(b, "Spread: min–max of the passes. Two results are told apart only when their ranges do not overlap.");
         b.append("</ul>\n");
-        b.append("<p>To reproduce (the same methods, buffers, sizes and cache states; the command may measure a few"
-                + " more combinations than this run had):</p>\n<pre>").append(Text.esc(command(all, forks)))
+        b.append("<p>To reproduce (the same methods, buffers and cache states on the largest file; as in this run, the"
+                + " planner gives methods too slow for it a smaller file, and the command may measure a few more"
+                + " combinations than this run had):</p>\n<pre>").append(Text.esc(command(all, forks)))
                 .append("</pre>\n<p>To draw this page again from the results without re-running:</p>\n<pre>")
                 .append(Text.esc("./iolab report " + run.results().source().getFileName())).append("</pre>\n");
         b.append("<p class=\"source\">Results: ").append(Text.esc(run.results().source().toString()))
@@ -420,7 +422,7 @@ public final class HtmlReport {
     static String command(List<Measurement> all, String forks) {
         Set<String> methods = new LinkedHashSet<>();
         Set<Long> buffers = new TreeSet<>();
-        Set<Long> sizes = new TreeSet<>();
+        TreeSet<Long> sizes = new TreeSet<>();
         Set<String> caches = new TreeSet<>();
         int runs = 1;
         for (Measurement m : all) {
@@ -438,7 +440,9 @@ public final class HtmlReport {
         if (!buffers.isEmpty()) {
             c.append(" --buffers ").append(buffers.stream().map(HtmlReport::size).collect(Collectors.joining(",")));
         }
-        c.append(" --sizes ").append(sizes.stream().map(HtmlReport::size).collect(Collectors.joining(",")));
+        if (!sizes.isEmpty()) {
+            c.append(" --sizes ").append(size(sizes.last()));
+        }
         if (!caches.isEmpty()) {
             c.append(" --cache ").append(caches.size() > 1 ? "both" : caches.iterator().next());
         }
@@ -513,7 +517,8 @@ public final class HtmlReport {
             .chart svg { display: block; width: 100%; height: auto; max-width: 1000px; }
             figcaption { color: #444; font-size: 0.92rem; margin-top: 0.3rem; }
             .omitted { color: #666; font-style: italic; }
-            pre { background: #f4f4f4; padding: 0.6rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
+            pre { background: #f4f4f4; padding: 0.6rem; overflow-x: auto; white-space: pre-wrap;
+              word-break: break-all; }
             .source { color: #777; font-size: 0.85rem; }
             """;
 }
