@@ -10,6 +10,7 @@ import java.util.function.Function;
 import org.iolab.IolabException;
 import org.iolab.Sizes;
 import org.iolab.report.limits.LimitsRunner;
+import org.iolab.report.limits.NativeBaseline;
 import org.iolab.report.machine.MachineFacts;
 import org.iolab.report.model.Fact;
 import org.iolab.report.model.Limit;
@@ -31,6 +32,7 @@ final class Baselines implements Execution.AfterPoints {
     private final List<Fact> facts = new ArrayList<>();
     private final List<Limit> limits = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
+    private String wrongChecksum;
 
     /**
      * @param points the run's points
@@ -65,6 +67,12 @@ final class Baselines implements Execution.AfterPoints {
             LimitsRunner.Result r = LimitsRunner.measure(workDir, file, size, buffers, runs);
             limits.addAll(r.limits());
             notes.addAll(r.notes());
+        } catch (NativeBaseline.WrongChecksumException e) {
+            // a correctness failure, like a Java pass with a wrong checksum: bench ends with exit 1 once the
+            // Java results and the report are written
+            wrongChecksum = e.getMessage();
+            notes.add("physical limits stopped: " + e.getMessage());
+            err.println("iolab: physical limits stopped by a wrong checksum: " + e.getMessage());
         } catch (IolabException e) {
             notes.add("physical limits failed: " + e.getMessage());
             err.println("iolab: physical limits failed (the Java results are kept): " + e.getMessage());
@@ -117,6 +125,11 @@ final class Baselines implements Execution.AfterPoints {
     /** @return the physical limits */
     List<Limit> limits() {
         return List.copyOf(limits);
+    }
+
+    /** @return the message of a C pass that returned a wrong checksum, or null */
+    String wrongChecksum() {
+        return wrongChecksum;
     }
 
     /** @return what a reader must know about what was not measured */

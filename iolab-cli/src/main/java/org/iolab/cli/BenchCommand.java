@@ -149,6 +149,10 @@ final class BenchCommand implements Callable<Integer> {
         RunData data = new RunData(ResultSet.load(json), baselines.facts(), baselines.limits(), baselines.notes());
         data.writeSiblings(results);
         System.out.println("report: " + HtmlReport.write(data, results));
+        if (baselines.wrongChecksum() != null) {
+            throw new BenchmarkFailure("BENCHMARK FAILED: C baseline: " + baselines.wrongChecksum()
+                    + " (the Java results and the report are written)");
+        }
         return 0;
     }
 
