@@ -238,7 +238,7 @@ public final class HtmlReport {
                 "note");
         for (Limit l : run.limits()) {
             Stats s = l.stats();
-            t.row(l.tool(), PageCacheTruth.name(l), l.blockSize() > 0 ? Sizes.format(l.blockSize()) : "-",
+            t.row("c".equals(l.tool()) ? "C" : l.tool(), PageCacheTruth.name(l), l.blockSize() > 0 ? Sizes.format(l.blockSize()) : "-",
                     Sizes.format(l.fileSize()), l.cache() == null ? "-" : l.cache(), Rates.format(s.median(), "B/s"),
                     Rates.format(s.min(), "B/s") + " – " + Rates.format(s.max(), "B/s"), s.n(),
                     l.note() == null ? "" : l.note());
