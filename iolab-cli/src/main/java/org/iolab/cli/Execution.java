@@ -81,14 +81,6 @@ final class Execution {
     }
 
     /**
-     * @return JMH's JSON of all points, with the throughput metric
-     * @throws BenchmarkFailure when a point fails
-     */
-    ArrayNode run() {
-        return run((dir, files, prepare) -> { });
-    }
-
-    /**
      * @param after what to do after the last point, before the workspace is removed
      * @return JMH's JSON of all points, with the throughput metric and the warm-up passes
      * @throws BenchmarkFailure when a point fails
