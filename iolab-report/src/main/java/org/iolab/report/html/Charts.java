@@ -149,7 +149,11 @@ public final class Charts {
         XYChart zoom = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(zoomTitle + ", " + Sizes.format(size)
                 + " file").xAxisTitle("buffer size (log scale)").yAxisTitle("throughput, GB/s").build();
         styleXY(zoom, true);
-        zoom.getStyler().setXAxisMin(0.0).setXAxisMax((double) MAX_LOG2).setYAxisMin(0.0);
+        // zoomed on x too: the measured buffer sizes, one power of two either side (whole numbers: see passes)
+        long smallest = fast.stream().mapToLong(m -> byMethod.get(m).firstKey()).min().orElse(1);
+        long largest = fast.stream().mapToLong(m -> byMethod.get(m).lastKey()).max().orElse(1L << MAX_LOG2);
+        zoom.getStyler().setXAxisMin((double) Math.max(0, log2(smallest) - 1))
+                .setXAxisMax((double) Math.min(MAX_LOG2 + 1, log2(largest) + 1)).setYAxisMin(0.0);
         zoom.setCustomXAxisTickLabelsFormatter(Charts::log2Size);
         for (String method : fast) {
             addCurve(zoom, method, byMethod.get(method), 1e9, false);
@@ -172,6 +176,11 @@ public final class Charts {
             i++;
         }
         chart.addSeries(method, x, y);
+    }
+
+    /** @return floor(log2(v)) for v >= 1 */
+    private static int log2(long v) {
+        return 63 - Long.numberOfLeadingZeros(Math.max(1, v));
     }
 
     private static boolean whole(Double v) {
