@@ -106,6 +106,13 @@ class CliIT {
         Run r = iolab(tmp, "bench", "--profile", "smoke", "--out", out.toString(), "--dir", dir.toString());
         assertEquals(0, r.exit(), r.out() + r.err());
         assertTrue(r.out().contains("results: " + out.resolve("results.json")), r.out());
+        assertTrue(r.out().contains("report: " + out.resolve("report.html")), r.out());
+        for (String sibling : List.of("report.html", "machine.json", "limits.json", "notes.json")) {
+            assertTrue(Files.size(out.resolve(sibling)) > 0, sibling + " beside results.json");
+        }
+        String html = Files.readString(out.resolve("report.html"), StandardCharsets.UTF_8);
+        assertTrue(html.contains("The answer") && html.contains("<svg"), "the report has the answer and charts");
+        assertTrue(JSON.readTree(out.resolve("machine.json").toFile()).size() > 0, "machine facts");
         JsonNode results = JSON.readTree(out.resolve("results.json").toFile());
         assertTrue(results.isArray(), "results.json is an array");
         Set<String> ran = new TreeSet<>();
