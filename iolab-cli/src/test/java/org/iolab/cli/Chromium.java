@@ -150,9 +150,11 @@ final class Chromium implements AutoCloseable {
     /** Starts headless Chromium on about:blank with a fresh profile and connects to its page. */
     static Chromium start(Path binary) throws IOException, InterruptedException {
         Path profile = Files.createTempDirectory("iolab-chromium");
-        List<String> cmd = List.of(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
-                "--no-first-run", "--no-default-browser-check", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--disable-extensions", "--hide-scrollbars",
+        // without the background-networking flags Chromium's own connections are refused on closed networks
+        List<String> cmd = List.of(binary.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                "--disable-dev-shm-usage", "--no-first-run", "--no-default-browser-check",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-extensions", "--hide-scrollbars",
                 "--user-data-dir=" + profile, "--remote-debugging-port=0", "--window-size=" + WIDTH + "," + HEIGHT,
                 "about:blank");
         Process process;
