@@ -110,12 +110,17 @@ final class Chromium implements AutoCloseable {
         this.profile = profile;
     }
 
-    /** The browser binary: $CHROMIUM, /usr/bin/chromium, or chromium, chromium-browser, google-chrome on PATH. */
+    /**
+     * The browser binary: $CHROMIUM if set (and nothing else then), else /usr/bin/chromium, else chromium,
+     * chromium-browser, google-chrome or google-chrome-stable on PATH.
+     */
     static Optional<Path> find() {
         List<Path> candidates = new ArrayList<>();
         String env = System.getenv("CHROMIUM");
         if (env != null && !env.isBlank()) {
-            candidates.add(Path.of(env));
+            // asked for by name: that one or none
+            Path p = Path.of(env);
+            return Files.isRegularFile(p) && Files.isExecutable(p) ? Optional.of(p) : Optional.empty();
         }
         candidates.add(Path.of("/usr/bin/chromium"));
         String path = System.getenv("PATH");
@@ -138,7 +143,10 @@ final class Chromium implements AutoCloseable {
     static Path required() {
         Optional<Path> binary = find();
         if (binary.isEmpty()) {
-            String message = "no Chromium found: " + INSTALL_HINT;
+            String env = System.getenv("CHROMIUM");
+            String message = (env != null && !env.isBlank() ? "$CHROMIUM=" + env + " is not an executable file"
+                    : "no Chromium found (/usr/bin/chromium, chromium, chromium-browser, google-chrome on PATH)")
+                    + ": " + INSTALL_HINT;
             if (Boolean.getBoolean(OPTIONAL_PROPERTY)) {
                 Assumptions.assumeTrue(false, message);
             }

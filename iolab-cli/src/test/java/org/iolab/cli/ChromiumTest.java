@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Set;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.opentest4j.AssertionFailedError;
@@ -25,9 +24,13 @@ import org.opentest4j.AssertionFailedError;
 class ChromiumTest {
     private static Chromium browser;
 
-    @BeforeAll
-    static void start() throws Exception {
-        browser = Chromium.start(Chromium.required());
+    /** One browser for all tests, started by the first; each test fails (or is skipped) without Chromium. */
+    private static Chromium browser() throws Exception {
+        Path binary = Chromium.required();
+        if (browser == null) {
+            browser = Chromium.start(binary);
+        }
+        return browser;
     }
 
     @AfterAll
@@ -70,7 +73,7 @@ class ChromiumTest {
     @Test
     void samplePageHasTwoChartsAndNoProblems(@TempDir Path tmp) throws Exception {
         Path html = resource("sample.html");
-        Chromium.Page page = browser.open(html, tmp.resolve("sample.png"));
+        Chromium.Page page = browser().open(html, tmp.resolve("sample.png"));
         assertEquals(List.of(), page.problems(), "console errors, exceptions, failed loads");
         ReportBrowserIT.assertClean(page, html, 2);
         assertEquals("iolab sample report", page.title());
@@ -86,7 +89,7 @@ class ChromiumTest {
 
     @Test
     void brokenPageShowsEveryKindOfProblem(@TempDir Path tmp) throws Exception {
-        Chromium.Page page = browser.open(resource("broken.html"), tmp.resolve("broken.png"));
+        Chromium.Page page = browser().open(resource("broken.html"), tmp.resolve("broken.png"));
         String all = String.join("\n", page.problems());
         System.out.println("broken.html, as the browser saw it:\n" + all);
         assertTrue(page.problems().stream().anyMatch(p -> p.startsWith("console.error: ")
@@ -107,7 +110,7 @@ class ChromiumTest {
 
     @Test
     void missingPageIsAProblemNotAHang(@TempDir Path tmp) throws Exception {
-        Chromium.Page page = browser.open(tmp.resolve("no-such-report.html"), tmp.resolve("none.png"));
+        Chromium.Page page = browser().open(tmp.resolve("no-such-report.html"), tmp.resolve("none.png"));
         assertTrue(!page.problems().isEmpty(), "a missing file is reported");
         assertEquals(List.of(), page.charts());
     }
