@@ -271,8 +271,8 @@ final class Chromium implements AutoCloseable {
                 case "Runtime.exceptionThrown" -> {
                     JsonNode d = p.path("exceptionDetails");
                     String text = d.path("exception").path("description").asText(d.path("text").asText());
-                    problems.add("uncaught exception: " + text + " at " + d.path("url").asText()
-                            + ":" + (d.path("lineNumber").asInt() + 1));
+                    String at = d.path("url").asText() + ":" + (d.path("lineNumber").asInt() + 1);
+                    problems.add("uncaught exception: " + text + (text.contains(at) ? "" : " at " + at));
                 }
                 case "Log.entryAdded" -> {
                     JsonNode e = p.path("entry");
