@@ -12,6 +12,9 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.iolab.IolabException;
 import org.iolab.catalogue.Preallocation;
+import org.iolab.report.html.HtmlReport;
+import org.iolab.report.model.ResultSet;
+import org.iolab.report.model.RunData;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -63,6 +66,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--drop-caches", description = "cold passes drop all caches (needs root) instead of"
             + " evicting the file with posix_fadvise")
     boolean dropCaches;
+
+    @Option(names = "--no-limits", description = "skip the physical limits (the C baseline and fio) measured"
+            + " after the Java methods")
+    boolean noLimits;
 
     @Option(names = "--verbose", description = "show JMH's own output")
     boolean verbose;
@@ -127,7 +134,8 @@ final class BenchCommand implements Callable<Integer> {
         }
         checkOut(results);
         Execution run = new Execution(points, parent, verbose, dropCaches, err);
-        var array = run.run();
+        Baselines baselines = new Baselines(points, Math.min(p.runs(), 3), !noLimits, err);
+        var array = run.run(baselines);
         Path json = results.resolve("results.json");
         try {
             Files.createDirectories(results);
@@ -138,6 +146,9 @@ final class BenchCommand implements Callable<Integer> {
         Results.table(Results.rows(array), System.out);
         System.out.println();
         System.out.println("results: " + json);
+        RunData data = new RunData(ResultSet.load(json), baselines.facts(), baselines.limits(), baselines.notes());
+        data.writeSiblings(results);
+        System.out.println("report: " + HtmlReport.write(data, results));
         return 0;
     }
 

@@ -8,9 +8,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.iolab.Sizes;
@@ -21,6 +24,8 @@ import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.format.OutputFormatFactory;
+import org.openjdk.jmh.runner.options.VerboseMode;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 
@@ -65,16 +70,37 @@ final class Execution {
         return sizes;
     }
 
+    /** What runs after the last point, while the workspace and its data files still exist. */
+    interface AfterPoints {
+        /**
+         * @param workDir the workspace folder (deleted afterwards)
+         * @param dataFiles the data files the reads and random access used, by size
+         * @param prepare makes a data file of a size that is not among them, in the workspace
+         */
+        void run(Path workDir, Map<Long, Path> dataFiles, Function<Long, Path> prepare);
+    }
+
     /**
      * @return JMH's JSON of all points, with the throughput metric
      * @throws BenchmarkFailure when a point fails
      */
     ArrayNode run() {
+        return run((dir, files, prepare) -> { });
+    }
+
+    /**
+     * @param after what to do after the last point, before the workspace is removed
+     * @return JMH's JSON of all points, with the throughput metric and the warm-up passes
+     * @throws BenchmarkFailure when a point fails
+     */
+    ArrayNode run(AfterPoints after) {
         // iolab runs only in its own workspace; a JMH run of another tool does not stop it
         System.setProperty("jmh.ignoreLock", "true");
         double total = points.stream().mapToDouble(Point::wallSeconds).sum();
         ProgressFormat progress = new ProgressFormat(err, total);
         List<RunResult> results = new ArrayList<>();
+        List<List<List<Double>>> warmups = new ArrayList<>();
+        Map<Long, Path> dataFiles = new LinkedHashMap<>();
         try (Workspace ws = Workspace.create(parent)) {
             FileSpace.requireFree(ws.dir(), spaceNeeded(points), "benchmark files");
             for (long size : dataSizes(points)) {
@@ -85,6 +111,7 @@ final class Execution {
                     progress.message("preparing " + name + " (" + Sizes.format(size) + ")");
                 }
                 BenchmarkNames.prepareDataFile(f, size);
+                dataFiles.put(size, f);
             }
             double done = 0;
             for (int i = 0; i < points.size(); i++) {
@@ -106,8 +133,12 @@ final class Execution {
                 }
                 try {
                     var opts = options(p, ws.dir()).build();
-                    Runner runner = verbose ? new Runner(opts) : new Runner(opts, progress);
-                    results.addAll(runner.run());
+                    WarmupRecorder recorder = new WarmupRecorder(verbose
+                            ? OutputFormatFactory.createFormatInstance(systemOut(), VerboseMode.NORMAL) : progress);
+                    for (RunResult r : new Runner(opts, recorder).run()) {
+                        results.add(r);
+                        warmups.add(recorder.take());
+                    }
                 } catch (RunnerException | RuntimeException e) {
                     System.setErr(systemErr);
                     progress.finish();
@@ -119,8 +150,23 @@ final class Execution {
                 done += p.wallSeconds();
             }
             progress.finish();
+            after.run(ws.dir(), dataFiles, size -> {
+                String name = BenchmarkNames.dataFileName(size);
+                ws.file(name + ".part");
+                Path f = ws.file(name);
+                if (!Files.exists(f)) {
+                    BenchmarkNames.prepareDataFile(f, size);
+                }
+                return f;
+            });
         }
-        return Results.json(results);
+        return Results.json(results, warmups);
+    }
+
+    /** @return System.out, which JMH's own format may flush but must not close */
+    private static PrintStream systemOut() {
+        return new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true,
+                java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** Records every file the benchmarks left in the workspace as iolab's, so it is deleted. */

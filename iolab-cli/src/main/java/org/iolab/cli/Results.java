@@ -44,6 +44,17 @@ final class Results {
      * @return JMH's JSON array for them, each entry with the {@code throughput} metric added
      */
     static ArrayNode json(Collection<RunResult> results) {
+        return json(List.copyOf(results), List.of());
+    }
+
+    /**
+     * @param results every point's JMH results, in run order
+     * @param warmupSeconds for each result (same index), its warm-up pass times in seconds per fork; shorter
+     *     than results (or empty) when not recorded
+     * @return JMH's JSON array for them, each entry with the {@code throughput} metric and, where recorded,
+     *     {@code iolab.warmupThroughput} (per fork, same unit as the throughput)
+     */
+    static ArrayNode json(List<RunResult> results, List<List<List<Double>>> warmupSeconds) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (PrintStream ps = new PrintStream(bytes, true, StandardCharsets.UTF_8)) {
             ResultFormatFactory.getInstance(ResultFormatType.JSON, ps).writeOut(results);
@@ -55,10 +66,44 @@ final class Results {
         } catch (IOException e) {
             throw new IllegalStateException("JMH wrote JSON that does not parse", e);
         }
+        int i = 0;
         for (JsonNode entry : array) {
             addThroughput((ObjectNode) entry);
+            if (i < warmupSeconds.size() && !warmupSeconds.get(i).isEmpty()) {
+                addWarmups((ObjectNode) entry, warmupSeconds.get(i));
+            }
+            i++;
         }
         return array;
+    }
+
+    /**
+     * Adds {@code iolab.warmupThroughput}: per fork, the work of a pass over each warm-up pass time.
+     *
+     * @param entry one JMH result entry
+     * @param seconds warm-up pass times per fork
+     */
+    static void addWarmups(ObjectNode entry, List<List<Double>> seconds) {
+        double work = work(entry);
+        ArrayNode forks = entry.putObject("iolab").putArray("warmupThroughput");
+        for (List<Double> fork : seconds) {
+            ArrayNode f = forks.addArray();
+            for (double s : fork) {
+                f.add(work / s);
+            }
+        }
+    }
+
+    /** @return bytes a pass moves, or probes for random access */
+    private static double work(JsonNode entry) {
+        JsonNode params = entry.path("params");
+        long size = Sizes.parse(params.path("fileSize").asText("0"), "fileSize");
+        if (entry.path("benchmark").asText().equals(Bench.RANDOM.jmhName())) {
+            long stride = Sizes.parse(params.path("stride").asText("20000"), "stride");
+            int length = (int) Sizes.parse(params.path("length").asText("1"), "length");
+            return Point.probes(size, stride, length);
+        }
+        return size;
     }
 
     /**
@@ -115,7 +160,11 @@ final class Results {
         sec.set(METRIC, m);
     }
 
-    private static double secondsPer(String unit) {
+    /**
+     * @param unit a JMH time-per-op unit
+     * @return seconds per unit
+     */
+    static double secondsPer(String unit) {
         return switch (unit) {
             case "s/op" -> 1;
             case "ms/op" -> 1e-3;

@@ -1,0 +1,118 @@
+package org.iolab.report.analysis;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Predicate;
+import org.iolab.Sizes;
+import org.iolab.catalogue.Catalogue;
+import org.iolab.catalogue.Kind;
+import org.iolab.catalogue.MethodInfo;
+import org.iolab.report.model.Advice;
+import org.iolab.report.model.Bench;
+import org.iolab.report.model.Measurement;
+import org.iolab.report.model.RunData;
+import org.iolab.report.model.Stats;
+
+/**
+ * Picks the method to use on this machine for each workload: the measurement with the highest median, the
+ * best measurement of a different method as runner-up, and whether the winner is clearly ahead (min–max
+ * ranges disjoint).
+ */
+public final class Advisor {
+    /** Workload name of warm sequential reads (file in the page cache). */
+    public static final String SEQUENTIAL_READ_WARM = "sequential read (warm)";
+    /** Workload name of cold sequential reads (from the device). */
+    public static final String SEQUENTIAL_READ_COLD = "sequential read (cold)";
+    /** Workload name of sequential writes. */
+    public static final String SEQUENTIAL_WRITE = "sequential write";
+    /** Workload name of random reads. */
+    public static final String RANDOM_READ = "random read";
+
+    private Advisor() {
+    }
+
+    /**
+     * @param run a run
+     * @return advice for {@value #SEQUENTIAL_READ_WARM}, {@value #SEQUENTIAL_READ_COLD},
+     *     {@value #SEQUENTIAL_WRITE} and {@value #RANDOM_READ}, in that order; a workload the run did not
+     *     measure is left out
+     */
+    public static List<Advice> advise(RunData run) {
+        List<Measurement> all = run.results().measurements().stream().filter(m -> !m.passes().isEmpty()).toList();
+        List<Advice> out = new ArrayList<>();
+        Predicate<Measurement> seqRead = m -> m.bench() == Bench.READ && m.kind() == Kind.READ;
+        Optional<Measurement> coldBest = best(all, seqRead.and(m -> "cold".equals(m.cache())));
+        advice(SEQUENTIAL_READ_WARM, all, seqRead.and(m -> "warm".equals(m.cache())),
+                coldBest.map(c -> " From a cold cache " + shortLabel(c) + " leads with "
+                        + Rates.format(c.stats().median(), c.unit()) + ".").orElse("")).ifPresent(out::add);
+        advice(SEQUENTIAL_READ_COLD, all, seqRead.and(m -> "cold".equals(m.cache())), "").ifPresent(out::add);
+        advice(SEQUENTIAL_WRITE, all, m -> m.bench() == Bench.WRITE, "").ifPresent(out::add);
+        Predicate<Measurement> random = m -> m.bench() == Bench.RANDOM;
+        Optional<Measurement> randomCold = best(all, random.and(m -> "cold".equals(m.cache())));
+        boolean anyWarm = all.stream().anyMatch(random.and(m -> "warm".equals(m.cache())));
+        if (anyWarm) {
+            advice(RANDOM_READ, all, random.and(m -> "warm".equals(m.cache())),
+                    randomCold.map(c -> " From a cold cache " + shortLabel(c) + " leads with "
+                            + Rates.format(c.stats().median(), c.unit()) + ".").orElse("")).ifPresent(out::add);
+        } else {
+            advice(RANDOM_READ, all, random, "").ifPresent(out::add);
+        }
+        return out;
+    }
+
+    private static Optional<Measurement> best(List<Measurement> all, Predicate<Measurement> which) {
+        return all.stream().filter(which).max(Comparator.comparingDouble(m -> m.stats().median()));
+    }
+
+    private static Optional<Advice> advice(String workload, List<Measurement> all, Predicate<Measurement> which,
+                                           String extra) {
+        Optional<Measurement> best = best(all, which);
+        if (best.isEmpty()) {
+            return Optional.empty();
+        }
+        Measurement b = best.get();
+        Optional<Measurement> runnerUp = best(all, which.and(m -> !m.method().equals(b.method())
+                && comparable(b, m)));
+        Stats bs = b.stats();
+        StringBuilder text = new StringBuilder("Use ").append(b.method()).append(" (").append(title(b)).append(")");
+        if (b.bench() != Bench.RANDOM && b.usesBuffer()) {
+            text.append(" with ").append(Sizes.format(b.bufferSize())).append(" buffers");
+        }
+        text.append(": ").append(Rates.format(bs.median(), b.unit())).append(" median");
+        boolean ahead = false;
+        if (runnerUp.isPresent()) {
+            Measurement r = runnerUp.get();
+            Stats rs = r.stats();
+            ahead = bs.distinguishableFrom(rs);
+            text.append(", ").append(Rates.ratio(bs.ratioTo(rs))).append(' ').append(shortLabel(r)).append(" (")
+                    .append(Rates.format(rs.median(), r.unit())).append(')');
+            text.append(ahead ? ", clearly ahead." : ", tied within the noise with " + r.method() + ".");
+        } else {
+            text.append("; no other method was measured for this workload.");
+        }
+        text.append(extra);
+        return Optional.of(new Advice(workload, b, runnerUp.orElse(null), ahead, text.toString()));
+    }
+
+    /** Writes with and without sync, or random reads at other strides, are not rivals. */
+    private static boolean comparable(Measurement a, Measurement b) {
+        return a.sync() == b.sync() && a.stride() == b.stride() && a.length() == b.length();
+    }
+
+    private static String title(Measurement m) {
+        return Catalogue.find(m.method()).map(MethodInfo::title).orElse("not in this build's catalogue");
+    }
+
+    /**
+     * @param m a measurement
+     * @return the method and, when it matters, the buffer size, e.g. {@code mapped-array 1 MiB}
+     */
+    static String shortLabel(Measurement m) {
+        if (m.bench() != Bench.RANDOM && m.usesBuffer()) {
+            return m.method() + " " + Sizes.format(m.bufferSize());
+        }
+        return m.method();
+    }
+}

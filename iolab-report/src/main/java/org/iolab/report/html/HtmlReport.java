@@ -1,0 +1,519 @@
+package org.iolab.report.html;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import org.iolab.IolabException;
+import org.iolab.Sizes;
+import org.iolab.report.analysis.Advisor;
+import org.iolab.report.analysis.Claims;
+import org.iolab.report.analysis.PageCacheTruth;
+import org.iolab.report.analysis.Rates;
+import org.iolab.report.model.Advice;
+import org.iolab.report.model.Bench;
+import org.iolab.report.model.ClaimCheck;
+import org.iolab.report.model.Fact;
+import org.iolab.report.model.Limit;
+import org.iolab.report.model.Measurement;
+import org.iolab.report.model.ResultSet;
+import org.iolab.report.model.RunData;
+import org.iolab.report.model.Stats;
+
+/**
+ * {@code report.html}: one self-contained page (inline CSS and SVG, no script, no remote resource) that
+ * answers which method to use on this machine and how close Java gets to the hardware, followed by the
+ * machine, the physical limits, the charts, every result, the articles' claims and how it was measured.
+ * The markup is well-formed XML (XHTML-compatible HTML5), so it can be checked strictly.
+ */
+public final class HtmlReport {
+    /** File name of the page. */
+    public static final String FILE = "report.html";
+    /** Folder of the chart files, beside the page. */
+    public static final String CHARTS = "charts";
+    /** The section headings, in page order. */
+    public static final List<String> SECTIONS = List.of("The answer", "The machine", "Physical limits", "Charts",
+            "All results", "The articles' claims, checked", "How it was measured");
+
+    private HtmlReport() {
+    }
+
+    /**
+     * Writes {@code report.html} and {@code charts/} into {@code outDir}.
+     *
+     * @param run the results and their sibling files
+     * @param outDir the folder (created when missing)
+     * @return the page's path
+     * @throws IolabException naming the file when something cannot be written
+     */
+    public static Path write(RunData run, Path outDir) {
+        try {
+            Files.createDirectories(outDir);
+        } catch (IOException e) {
+            throw IolabException.io("create the report folder", outDir, e);
+        }
+        List<Figure> figures = Charts.render(run.results(), outDir.resolve(CHARTS));
+        String html = render(run, figures);
+        Path page = outDir.resolve(FILE);
+        try {
+            Files.writeString(page, html, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw IolabException.io("write", page, e);
+        }
+        return page;
+    }
+
+    /**
+     * @param run the results and their sibling files
+     * @param figures the charts
+     * @return the page
+     */
+    static String render(RunData run, List<Figure> figures) {
+        StringBuilder b = new StringBuilder(1 << 20);
+        List<Measurement> all = run.results().measurements();
+        OptionalDouble device = PageCacheTruth.deviceBandwidth(run);
+        b.append("<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" lang=\"en\">\n<head>\n")
+                .append("<meta charset=\"utf-8\"/>\n")
+                .append("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n")
+                .append("<title>iolab report: ").append(Text.esc(machineName(run))).append("</title>\n")
+                .append("<style>\n").append(CSS).append("</style>\n</head>\n<body>\n<main>\n");
+        b.append("<h1>Which way to read and write files from Java on this machine</h1>\n");
+        b.append("<p class=\"lead\">").append(Text.esc(summaryLine(run))).append("</p>\n");
+        b.append("<nav><ol>");
+        for (int i = 0; i < SECTIONS.size(); i++) {
+            b.append("<li><a href=\"#s").append(i + 1).append("\">").append(Text.esc(SECTIONS.get(i)))
+                    .append("</a></li>");
+        }
+        b.append("</ol></nav>\n");
+        answer(b, run, device);
+        machine(b, run);
+        limits(b, run);
+        charts(b, figures);
+        results(b, run, all, device);
+        claims(b, run);
+        method(b, run);
+        b.append("</main>\n</body>\n</html>\n");
+        return b.toString();
+    }
+
+    private static void heading(StringBuilder b, int n) {
+        b.append("<section id=\"s").append(n).append("\">\n<h2>").append(n).append(". ")
+                .append(Text.esc(SECTIONS.get(n - 1))).append("</h2>\n");
+    }
+
+    private static void p(StringBuilder b, String text) {
+        b.append("<p>").append(Text.esc(text)).append("</p>\n");
+    }
+
+    // ---- 1. the answer ----
+
+    private static void answer(StringBuilder b, RunData run, OptionalDouble device) {
+        heading(b, 1);
+        List<Advice> advice = Advisor.advise(run);
+        if (advice.isEmpty()) {
+            p(b, "The results hold no measurement with passes, so there is nothing to recommend.");
+        } else {
+            Table t = new Table("workload", "use", "buffer", "median", "vs runner-up", "verdict");
+            for (Advice a : advice) {
+                Measurement m = a.best();
+                String vs = "-";
+                if (a.runnerUp() != null) {
+                    Measurement r = a.runnerUp();
+                    vs = Rates.ratio(m.stats().ratioTo(r.stats())) + " " + shortLabel(r) + " ("
+                            + Rates.format(r.stats().median(), r.unit()) + ")";
+                }
+                String verdict = a.runnerUp() == null ? "only method measured"
+                        : a.clearlyAhead() ? "clearly ahead" : "tied within the noise";
+                t.row(a.workload(), new Table.Cell(m.method(), "method"), buffer(m),
+                        Rates.format(m.stats().median(), m.unit()), vs,
+                        new Table.Cell(verdict, a.clearlyAhead() ? "ahead" : "tied"));
+            }
+            t.write(b, "answer");
+            b.append("<ul class=\"advice\">\n");
+            for (Advice a : advice) {
+                b.append("<li><strong>").append(Text.esc(a.workload())).append(":</strong> ")
+                        .append(Text.esc(a.text()));
+                String truth = PageCacheTruth.label(a.best(), device);
+                if (!truth.isEmpty()) {
+                    b.append(" <span class=\"memory\">").append(Text.esc(truth)).append("</span>");
+                }
+                b.append("</li>\n");
+            }
+            b.append("</ul>\n");
+        }
+        p(b, javaVsHardware(run, advice));
+        b.append("</section>\n");
+    }
+
+    /** @return "Java reaches N× of C read() / fio" for the best warm and cold reads, or why it cannot say */
+    static String javaVsHardware(RunData run, List<Advice> advice) {
+        if (run.limits().isEmpty()) {
+            return "No physical limits were measured in this run (see the machine's notes), so Java cannot be set"
+                    + " against C and fio here; ./iolab bench measures them unless --no-limits is given.";
+        }
+        List<String> parts = new ArrayList<>();
+        for (Advice a : advice) {
+            Measurement m = a.best();
+            if (m.bench() != Bench.READ && m.bench() != Bench.WRITE) {
+                continue;
+            }
+            List<String> ratios = new ArrayList<>();
+            String c = PageCacheTruth.ratio(m, run.limits());
+            if (!c.isEmpty()) {
+                ratios.add(c);
+            }
+            fioRatio(m, run.limits()).ifPresent(ratios::add);
+            if (!ratios.isEmpty()) {
+                parts.add("for " + a.workload() + " " + shortLabel(m) + " reaches " + String.join(" and ", ratios));
+            }
+        }
+        if (parts.isEmpty()) {
+            return "The physical limits measured here match none of the recommended methods' workloads.";
+        }
+        return "Java against the hardware: " + String.join("; ", parts) + ".";
+    }
+
+    /** @return the measurement's median over the best fio job of the same direction and cache state */
+    private static Optional<String> fioRatio(Measurement m, List<Limit> limits) {
+        String prefix = m.bench() == Bench.READ ? "read-" : "write-";
+        Predicate<Limit> same = l -> "fio".equals(l.tool()) && l.operation().startsWith(prefix)
+                && !l.passes().isEmpty() && (m.bench() != Bench.READ || l.cache() == null
+                || l.cache().equals(m.cache()) || l.operation().endsWith("direct") && "cold".equals(m.cache()));
+        return limits.stream().filter(same).max(Comparator.comparingDouble(l -> l.stats().median()))
+                .map(l -> String.format(Locale.ROOT, "%.2f× %s", m.stats().median() / l.stats().median(),
+                        PageCacheTruth.name(l)));
+    }
+
+    // ---- 2. the machine ----
+
+    private static void machine(StringBuilder b, RunData run) {
+        heading(b, 2);
+        if (run.machine().isEmpty()) {
+            p(b, "No machine facts were recorded with these results (machine.json is missing); ./iolab bench"
+                    + " records them at the end of a run.");
+        } else {
+            Table t = new Table("what", "found");
+            for (Fact f : run.machine()) {
+                t.row(f.name(), f.value());
+            }
+            t.write(b, "facts");
+        }
+        if (!run.notes().isEmpty()) {
+            b.append("<p>Notes on what could not be measured:</p>\n<ul class=\"notes\">\n");
+            for (String n : run.notes()) {
+                b.append("<li>").append(Text.esc(n)).append("</li>\n");
+            }
+            b.append("</ul>\n");
+        }
+        b.append("</section>\n");
+    }
+
+    // ---- 3. physical limits ----
+
+    private static void limits(StringBuilder b, RunData run) {
+        heading(b, 3);
+        if (run.limits().isEmpty()) {
+            p(b, "No C or fio baseline is recorded with these results (limits.json is missing or empty)."
+                    + (run.notes().isEmpty() ? " Run ./iolab bench without --no-limits to measure them."
+                    : " The notes above say why."));
+            b.append("</section>\n");
+            return;
+        }
+        p(b, "The same file and buffer sizes, read and written by a small C program (read(), fread(), mmap(),"
+                + " write(), each pass checksummed like the Java methods) and by fio when it is installed. These are"
+                + " what the machine can do without a JVM.");
+        Table t = new Table("tool", "operation", "block size", "file size", "cache", "median", "min–max", "passes",
+                "note");
+        for (Limit l : run.limits()) {
+            Stats s = l.stats();
+            t.row(l.tool(), PageCacheTruth.name(l), l.blockSize() > 0 ? Sizes.format(l.blockSize()) : "-",
+                    Sizes.format(l.fileSize()), l.cache() == null ? "-" : l.cache(), Rates.format(s.median(), "B/s"),
+                    Rates.format(s.min(), "B/s") + " – " + Rates.format(s.max(), "B/s"), s.n(),
+                    l.note() == null ? "" : l.note());
+        }
+        t.write(b, "limits");
+        b.append("<h3>Every Java result against its matching limit</h3>\n");
+        Table r = new Table("result", "median", "ratio to the limit");
+        for (Measurement m : sorted(run.results().measurements())) {
+            String ratio = PageCacheTruth.ratio(m, run.limits());
+            if (!ratio.isEmpty()) {
+                r.row(new Table.Cell(m.label(), "method"), Rates.format(m.stats().median(), m.unit()), ratio);
+            }
+        }
+        if (r.isEmpty()) {
+            p(b, "None of the Java results has a matching limit (random access has none).");
+        } else {
+            r.write(b, "ratios");
+        }
+        b.append("</section>\n");
+    }
+
+    // ---- 4. charts ----
+
+    private static void charts(StringBuilder b, List<Figure> figures) {
+        heading(b, 4);
+        p(b, "Each chart is also saved beside this page as PNG and SVG in charts/.");
+        for (Figure f : figures) {
+            b.append("<figure id=\"chart-").append(Text.esc(f.name())).append("\">\n<h3>")
+                    .append(Text.esc(f.title())).append("</h3>\n");
+            if (f.present()) {
+                b.append("<div class=\"chart\">").append(f.svg()).append("</div>\n<figcaption>")
+                        .append(Text.esc(f.caption())).append(" <a href=\"").append(CHARTS).append('/')
+                        .append(Text.esc(f.name())).append(".png\">PNG</a> <a href=\"").append(CHARTS).append('/')
+                        .append(Text.esc(f.name())).append(".svg\">SVG</a></figcaption>\n");
+            } else {
+                b.append("<p class=\"omitted\">Not drawn: ").append(Text.esc(f.omitted())).append("</p>\n");
+            }
+            b.append("</figure>\n");
+        }
+        b.append("</section>\n");
+    }
+
+    // ---- 5. all results ----
+
+    private static void results(StringBuilder b, RunData run, List<Measurement> all, OptionalDouble device) {
+        heading(b, 5);
+        p(b, "Every point of the run, fastest first within reads, writes and random access. Throughput is the file"
+                + " size over the pass time (random access: probes per second). A read faster than the device"
+                + " bandwidth" + (device.isPresent() ? " (" + Rates.format(device.getAsDouble(), "B/s") + ")" : "")
+                + " came from the page cache and is labelled served from memory: it is not the disk's speed.");
+        Table t = new Table("kind", "method", "buffer", "file size", "cache / prealloc", "median", "min–max",
+                "passes", "ratio to limit", "page-cache truth");
+        for (Measurement m : sorted(all)) {
+            Stats s = m.stats();
+            String truth = PageCacheTruth.label(m, device);
+            t.row(kind(m), new Table.Cell(m.method(), "method"), buffer(m), Sizes.format(m.fileSize()), setting(m),
+                    new Table.Cell(Rates.format(s.median(), m.unit()), "num"),
+                    Rates.format(s.min(), m.unit()) + " – " + Rates.format(s.max(), m.unit()), s.n(),
+                    PageCacheTruth.ratio(m, run.limits()),
+                    new Table.Cell(truth, truth.startsWith("served from memory") ? "memory" : null));
+        }
+        t.write(b, "results");
+        b.append("</section>\n");
+    }
+
+    private static List<Measurement> sorted(List<Measurement> all) {
+        return all.stream().sorted(Comparator.comparing(Measurement::bench)
+                .thenComparing(Comparator.comparingDouble((Measurement m) -> m.stats().median()).reversed()))
+                .toList();
+    }
+
+    private static String kind(Measurement m) {
+        return switch (m.bench()) {
+            case READ -> m.kind() == org.iolab.catalogue.Kind.READ_CHARS ? "read (chars)" : "read";
+            case WRITE -> "write";
+            case RANDOM -> "random";
+        };
+    }
+
+    private static String buffer(Measurement m) {
+        if (m.bench() == Bench.RANDOM) {
+            return "stride " + Sizes.format(m.stride()) + ", " + m.length() + " B";
+        }
+        return m.usesBuffer() ? Sizes.format(m.bufferSize()) : "-";
+    }
+
+    private static String setting(Measurement m) {
+        if (m.bench() == Bench.WRITE) {
+            return (m.prealloc() == null ? "none" : m.prealloc()) + (m.sync() ? ", sync" : "");
+        }
+        return m.cache() == null ? "-" : m.cache();
+    }
+
+    private static String shortLabel(Measurement m) {
+        return m.bench() != Bench.RANDOM && m.usesBuffer() ? m.method() + " " + Sizes.format(m.bufferSize())
+                : m.method();
+    }
+
+    // ---- 6. claims ----
+
+    private static void claims(StringBuilder b, RunData run) {
+        heading(b, 6);
+        List<ClaimCheck> checks = Claims.check(run);
+        if (checks.isEmpty()) {
+            p(b, "No claim could be checked.");
+        } else {
+            p(b, "A claim holds or does not hold only when every pass of one side beat every pass of the other;"
+                    + " overlapping ranges are not distinguishable on this machine with these passes.");
+            Table t = new Table("claim", "article", "measured here", "verdict");
+            for (ClaimCheck c : checks) {
+                t.row(c.claim(), c.article(), c.measured(), new Table.Cell(c.verdict().label(),
+                        "verdict " + c.verdict().name().toLowerCase(Locale.ROOT).replace('_', '-')));
+            }
+            t.write(b, "claims");
+        }
+        b.append("</section>\n");
+    }
+
+    // ---- 7. how it was measured ----
+
+    private static void method(StringBuilder b, RunData run) {
+        heading(b, 7);
+        JsonNode first = firstEntry(run.results());
+        List<Measurement> all = run.results().measurements();
+        Set<Integer> passes = new TreeSet<>();
+        Set<Integer> warmups = new TreeSet<>();
+        for (Measurement m : all) {
+            passes.add(m.passes().size());
+            warmups.add(m.warmups().size());
+        }
+        String jdk = first == null ? "?" : first.path("jdkVersion").asText("?") + " ("
+                + first.path("vmName").asText("") + ")";
+        String forks = first == null ? "?" : first.path("forks").asText("?");
+        String warmupIterations = first == null ? "?" : first.path("warmupIterations").asText("?");
+        String jvmArgs = first == null ? "" : String.join(" ", strings(first.path("jvmArgs")));
+        String evict = first == null ? "fadvise" : first.path("params").path("evict").asText("fadvise");
+        b.append("<ul>\n");
+        li(b, "Harness: JMH " + (first == null ? "" : first.path("jmhVersion").asText("")) + ", single-shot mode:"
+                + " every pass reads or writes the whole file once and is timed on its own; throughput is bytes"
+                + " (or probes) over that time.");
+        li(b, "Passes: " + join(passes) + " measured per point, after " + warmupIterations
+                + " JMH warm-up pass(es) per fork (warm-up passes are not in the medians; the pass chart shows"
+                + " them when recorded), in " + forks + " fork(s) (a fresh JVM per point).");
+        li(b, "JDK " + jdk + "; JVM flags: " + (jvmArgs.isEmpty() ? "none" : jvmArgs) + ".");
+        li(b, "Cache control: warm passes read a file already in the page cache; cold passes evict it first ("
+                + ("drop-caches".equals(evict) ? "echo 3 > /proc/sys/vm/drop_caches"
+                : "posix_fadvise(POSIX_FADV_DONTNEED), then mincore checks that no page is left")
+                + "), so they measure the device.");
+        li(b, "Correctness: every read pass computes a 64-bit checksum of every byte it read and compares it with"
+                + " the file's known content; a mismatch fails the run. Writes are checked the same way after the"
+                + " pass. The C baseline verifies the same checksum.");
+        li(b, "Spread: min–max of the passes. Two results are told apart only when their ranges do not overlap.");
+        b.append("</ul>\n");
+        b.append("<p>To reproduce (the same methods, buffers, sizes and cache states; the command may measure a few"
+                + " more combinations than this run had):</p>\n<pre>").append(Text.esc(command(all, forks)))
+                .append("</pre>\n<p>To draw this page again from the results without re-running:</p>\n<pre>")
+                .append(Text.esc("./iolab report " + run.results().source().getFileName())).append("</pre>\n");
+        b.append("<p class=\"source\">Results: ").append(Text.esc(run.results().source().toString()))
+                .append("</p>\n</section>\n");
+    }
+
+    private static void li(StringBuilder b, String text) {
+        b.append("<li>").append(Text.esc(text)).append("</li>\n");
+    }
+
+    private static String join(Set<Integer> s) {
+        return s.stream().map(String::valueOf).collect(Collectors.joining(" or "));
+    }
+
+    private static List<String> strings(JsonNode array) {
+        List<String> out = new ArrayList<>();
+        for (JsonNode n : array) {
+            out.add(n.asText());
+        }
+        return out;
+    }
+
+    /** @return the command that measures the same methods, buffers, sizes and cache states */
+    static String command(List<Measurement> all, String forks) {
+        Set<String> methods = new LinkedHashSet<>();
+        Set<Long> buffers = new TreeSet<>();
+        Set<Long> sizes = new TreeSet<>();
+        Set<String> caches = new TreeSet<>();
+        int runs = 1;
+        for (Measurement m : all) {
+            methods.add(m.method());
+            if (m.bench() != Bench.RANDOM && m.usesBuffer()) {
+                buffers.add(m.bufferSize());
+            }
+            sizes.add(m.fileSize());
+            if (m.cache() != null) {
+                caches.add(m.cache());
+            }
+            runs = Math.max(runs, m.passes().size());
+        }
+        StringBuilder c = new StringBuilder("./iolab bench --methods ").append(String.join(",", methods));
+        if (!buffers.isEmpty()) {
+            c.append(" --buffers ").append(buffers.stream().map(HtmlReport::size).collect(Collectors.joining(",")));
+        }
+        c.append(" --sizes ").append(sizes.stream().map(HtmlReport::size).collect(Collectors.joining(",")));
+        if (!caches.isEmpty()) {
+            c.append(" --cache ").append(caches.size() > 1 ? "both" : caches.iterator().next());
+        }
+        c.append(" --runs ").append(runs);
+        if (forks != null && forks.matches("\\d+")) {
+            c.append(" --forks ").append(forks);
+        }
+        return c.toString();
+    }
+
+    private static String size(long bytes) {
+        String[] units = {"", "k", "m", "g", "t"};
+        int u = 0;
+        while (u < units.length - 1 && bytes % 1024 == 0 && bytes >= 1024) {
+            bytes /= 1024;
+            u++;
+        }
+        return bytes + units[u];
+    }
+
+    private static JsonNode firstEntry(ResultSet results) {
+        try {
+            JsonNode root = ResultSet.JSON.readTree(results.source().toFile());
+            return root != null && root.isArray() && !root.isEmpty() ? root.get(0) : null;
+        } catch (IOException | RuntimeException e) {
+            return null; // the page still renders; the method section says "?"
+        }
+    }
+
+    private static String machineName(RunData run) {
+        return run.machine().stream().filter(f -> f.name().equals("CPU")).map(Fact::value).findFirst()
+                .orElse(run.results().source().getFileName().toString());
+    }
+
+    private static String summaryLine(RunData run) {
+        List<Measurement> all = run.results().measurements();
+        long reads = all.stream().filter(m -> m.bench() == Bench.READ).count();
+        long writes = all.stream().filter(m -> m.bench() == Bench.WRITE).count();
+        long random = all.stream().filter(m -> m.bench() == Bench.RANDOM).count();
+        Set<String> methods = all.stream().map(Measurement::method).collect(Collectors.toCollection(TreeSet::new));
+        String jdk = all.isEmpty() ? "" : " on JDK " + all.getFirst().jdk();
+        return String.format(Locale.ROOT, "%d methods, %d points (%d reads, %d writes, %d random access)%s, %d"
+                + " physical limits.", methods.size(), all.size(), reads, writes, random, jdk, run.limits().size());
+    }
+
+    private static final String CSS = """
+            :root { color-scheme: light; }
+            body { margin: 0; background: #fafafa; color: #1d1d1f;
+              font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+            main { max-width: 1100px; margin: 0 auto; padding: 1.5rem 1rem 4rem; background: #fff; }
+            h1 { font-size: 1.7rem; margin: 0.5rem 0; }
+            h2 { font-size: 1.35rem; margin-top: 2.5rem; border-bottom: 2px solid #e3e3e3; padding-bottom: 0.2rem; }
+            h3 { font-size: 1.1rem; margin: 1.5rem 0 0.5rem; }
+            .lead { color: #555; }
+            nav ol { display: flex; flex-wrap: wrap; gap: 0.3rem 1.4rem; padding-left: 1.2rem; margin: 0.5rem 0; }
+            a { color: #0b5cad; }
+            .scroll { overflow-x: auto; margin: 0.5rem 0 1rem; }
+            table { border-collapse: collapse; font-size: 0.9rem; min-width: 60%; }
+            th, td { text-align: left; padding: 0.3rem 0.6rem; border-bottom: 1px solid #e6e6e6; vertical-align: top; }
+            th { background: #f2f4f7; white-space: nowrap; }
+            td.method { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; white-space: nowrap; }
+            td.num { white-space: nowrap; }
+            td.ahead { color: #11663a; font-weight: 600; }
+            td.tied { color: #8a5a00; font-weight: 600; }
+            .memory { color: #7a3e9d; font-weight: 600; }
+            td.verdict { font-weight: 600; white-space: nowrap; }
+            td.holds { background: #e3f4e8; color: #11663a; }
+            td.does-not-hold { background: #fbe4e4; color: #a01818; }
+            td.not-distinguishable { background: #fff3d6; color: #7a5200; }
+            td.not-measured { background: #f0f0f0; color: #666; }
+            figure { margin: 1rem 0 2rem; }
+            .chart svg { display: block; width: 100%; height: auto; max-width: 1000px; }
+            figcaption { color: #444; font-size: 0.92rem; margin-top: 0.3rem; }
+            .omitted { color: #666; font-style: italic; }
+            pre { background: #f4f4f4; padding: 0.6rem; overflow-x: auto; white-space: pre-wrap; word-break: break-all; }
+            .source { color: #777; font-size: 0.85rem; }
+            """;
+}

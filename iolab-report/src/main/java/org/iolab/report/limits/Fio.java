@@ -1,0 +1,247 @@
+package org.iolab.report.limits;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.iolab.IolabException;
+import org.iolab.os.FileSpace;
+import org.iolab.os.PageCache;
+import org.iolab.report.model.Limit;
+
+/**
+ * The fio baseline: sequential whole-file reads and writes with {@code fio --ioengine=psync}, buffered
+ * and with {@code O_DIRECT}, over a file in the benchmark folder.
+ *
+ * <p>Operations ({@link Limit#operation()}):
+ * <ul>
+ *   <li>{@code write-buffered}, {@code write-direct}: {@code --rw=write --end_fsync=1 --fallocate=none} into
+ *       a new file (deleted before each pass), cache null;</li>
+ *   <li>{@code read-buffered}, cache {@code cold}: before each pass iolab evicts the file with
+ *       {@code posix_fadvise(DONTNEED)} and checks with {@code mincore} ({@link PageCache#evict}), and fio
+ *       runs with {@code --invalidate=1} (its default), which drops the file's pages again at job start;</li>
+ *   <li>{@code read-buffered}, cache {@code warm}: the file is read once first ({@link PageCache#warm}) and
+ *       fio runs with {@code --invalidate=0};</li>
+ *   <li>{@code read-direct}, cache {@code cold}: {@code O_DIRECT} bypasses the page cache. Direct I/O needs
+ *       block sizes that are multiples of the device's logical block; sizes that are not a multiple of
+ *       {@value #DIRECT_ALIGNMENT} bytes are left out of the direct jobs.</li>
+ * </ul>
+ * Block sizes larger than the file are left out. fio's own figure {@code bw_bytes} is used: bytes moved
+ * over the job's run time in milliseconds, so very short jobs are coarse.
+ */
+public final class Fio {
+    /** {@link Limit#tool()} of every fio limit. */
+    public static final String TOOL = "fio";
+    /** Operation: buffered sequential read. */
+    public static final String READ_BUFFERED = "read-buffered";
+    /** Operation: O_DIRECT sequential read. */
+    public static final String READ_DIRECT = "read-direct";
+    /** Operation: buffered sequential write, fsynced at the end. */
+    public static final String WRITE_BUFFERED = "write-buffered";
+    /** Operation: O_DIRECT sequential write, fsynced at the end. */
+    public static final String WRITE_DIRECT = "write-direct";
+    /** Direct jobs only run for block sizes that are multiples of this. */
+    public static final long DIRECT_ALIGNMENT = 4096;
+    /** Note of cold buffered reads. */
+    public static final String COLD_NOTE = "posix_fadvise(DONTNEED) by iolab, checked with mincore, and fio"
+            + " --invalidate=1";
+    /** Note of warm buffered reads. */
+    public static final String WARM_NOTE = "file read once before, fio --invalidate=0";
+    /** Note of direct reads. */
+    public static final String DIRECT_NOTE = "O_DIRECT: bypasses the page cache";
+    /** Note of writes. */
+    public static final String WRITE_NOTE = "new file, --end_fsync=1, --fallocate=none";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Fio() {
+    }
+
+    /** @return whether {@code fio} is on the PATH */
+    public static boolean available() {
+        return Processes.onPath("fio").isPresent();
+    }
+
+    /**
+     * Runs the fio jobs: per block size, {@code runs} passes each of buffered and direct writes, then
+     * buffered reads cold and warm, then direct reads. The file {@code iolab-fio-<size>.dat} in {@code dir}
+     * is deleted at the end.
+     *
+     * @param dir the folder to measure (the benchmark folder)
+     * @param fileSize bytes per pass
+     * @param blockSizes block sizes in bytes
+     * @param runs passes per job, at least 1
+     * @return one limit per operation, block size and cache state
+     * @throws IolabException when fio is missing or a job fails (with fio's output)
+     */
+    public static List<Limit> measure(Path dir, long fileSize, List<Long> blockSizes, int runs) {
+        return measure(dir, fileSize, blockSizes, runs, note -> {
+            throw new IolabException(note);
+        });
+    }
+
+    /**
+     * Like {@link #measure(Path, long, List, int)}, but a failing job (e.g. a filesystem without
+     * {@code O_DIRECT}) is reported to {@code failures} and the other jobs go on.
+     *
+     * @param dir the folder to measure
+     * @param fileSize bytes per pass
+     * @param blockSizes block sizes in bytes
+     * @param runs passes per job, at least 1
+     * @param failures receives one message per failed job or skipped block size
+     * @return the limits of the jobs that worked
+     */
+    static List<Limit> measure(Path dir, long fileSize, List<Long> blockSizes, int runs, Consumer<String> failures) {
+        if (runs < 1) {
+            throw new IolabException("bad runs " + runs + " for fio: must be at least 1");
+        }
+        if (fileSize < 1) {
+            throw new IolabException("bad file size " + fileSize + " for fio: must be at least 1 byte");
+        }
+        Path fio = Processes.onPath("fio").orElseThrow(() -> new IolabException(
+                "fio is not on the PATH: install it (apt-get install fio) to measure the fio baseline"));
+        FileSpace.requireFree(dir, fileSize, "the fio baseline");
+        Path file = dir.resolve("iolab-fio-" + fileSize + ".dat");
+        List<Limit> limits = new ArrayList<>();
+        try {
+            for (long bs : blockSizes) {
+                if (bs < 1 || bs > fileSize) {
+                    failures.accept("fio: block size " + bs + " left out: it must be 1 byte to the file size "
+                            + fileSize);
+                    continue;
+                }
+                boolean direct = bs % DIRECT_ALIGNMENT == 0;
+                job(fio, file, fileSize, bs, WRITE_BUFFERED, null, WRITE_NOTE, runs, failures).ifPresent(limits::add);
+                if (direct) {
+                    job(fio, file, fileSize, bs, WRITE_DIRECT, null, WRITE_NOTE, runs, failures)
+                            .ifPresent(limits::add);
+                }
+                if (!Files.exists(file)) {
+                    continue; // writes failed: nothing to read (already reported)
+                }
+                job(fio, file, fileSize, bs, READ_BUFFERED, "cold", COLD_NOTE, runs, failures).ifPresent(limits::add);
+                job(fio, file, fileSize, bs, READ_BUFFERED, "warm", WARM_NOTE, runs, failures).ifPresent(limits::add);
+                if (direct) {
+                    job(fio, file, fileSize, bs, READ_DIRECT, "cold", DIRECT_NOTE, runs, failures)
+                            .ifPresent(limits::add);
+                } else {
+                    failures.accept("fio: no O_DIRECT jobs for block size " + bs + ": direct I/O needs a multiple"
+                            + " of " + DIRECT_ALIGNMENT + " bytes");
+                }
+            }
+        } finally {
+            delete(file);
+        }
+        return List.copyOf(limits);
+    }
+
+    private static java.util.Optional<Limit> job(Path fio, Path file, long fileSize, long bs, String operation,
+                                                 String cache, String note, int runs, Consumer<String> failures) {
+        boolean write = operation.startsWith("write");
+        boolean direct = operation.endsWith("direct");
+        List<Double> passes = new ArrayList<>();
+        for (int r = 0; r < runs; r++) {
+            List<String> command = new ArrayList<>(List.of(fio.toString(), "--output-format=json",
+                    "--name=iolab-" + operation, "--filename=" + file, "--size=" + fileSize, "--bs=" + bs,
+                    "--rw=" + (write ? "write" : "read"), "--ioengine=psync", "--direct=" + (direct ? 1 : 0)));
+            if (write) {
+                command.addAll(List.of("--end_fsync=1", "--fallocate=none"));
+                delete(file);
+            } else if (!direct && "warm".equals(cache)) {
+                command.add("--invalidate=0");
+                PageCache.warm(file);
+            } else {
+                command.add("--invalidate=1");
+                if (!direct) {
+                    PageCache.evict(file);
+                }
+            }
+            Processes.Output out = Processes.run(command, "fio");
+            try {
+                if (out.exitCode() != 0) {
+                    throw new IolabException("fio " + operation + " with block size " + bs + " on " + file
+                            + " failed (exit " + out.exitCode() + "): " + firstLines(out.stderr())
+                            + (direct ? "; the filesystem may not support O_DIRECT" : ""));
+                }
+                passes.addAll(parse(out.stdout(), operation, bs, fileSize, cache, note).passes());
+            } catch (IolabException e) {
+                if (write) {
+                    delete(file);
+                }
+                failures.accept(e.getMessage());
+                return java.util.Optional.empty();
+            }
+        }
+        return java.util.Optional.of(new Limit(TOOL, operation, bs, fileSize, cache, passes, null, note));
+    }
+
+    /**
+     * Reads one fio job's bandwidth from fio's JSON output ({@code --output-format=json}): {@code
+     * jobs[0].read.bw_bytes} for read operations, {@code jobs[0].write.bw_bytes} for writes.
+     *
+     * @param json fio's standard output (text before the first {@code {}, such as warnings, is ignored)
+     * @param operation one of {@link #READ_BUFFERED}, {@link #READ_DIRECT}, {@link #WRITE_BUFFERED},
+     *     {@link #WRITE_DIRECT}
+     * @param blockSize the job's block size
+     * @param fileSize the job's file size
+     * @param cache {@code cold}, {@code warm} or null
+     * @param note the limit's note
+     * @return a limit with one pass
+     * @throws IolabException when the output is not fio JSON, the job reports an error, or moved no bytes
+     */
+    public static Limit parse(String json, String operation, long blockSize, long fileSize, String cache,
+                              String note) {
+        String direction = switch (operation) {
+            case READ_BUFFERED, READ_DIRECT -> "read";
+            case WRITE_BUFFERED, WRITE_DIRECT -> "write";
+            default -> throw new IolabException("bad fio operation '" + operation + "': use one of "
+                    + List.of(READ_BUFFERED, READ_DIRECT, WRITE_BUFFERED, WRITE_DIRECT));
+        };
+        int start = json.indexOf('{');
+        if (start < 0) {
+            throw new IolabException("fio " + operation + " printed no JSON: '" + firstLines(json) + "'");
+        }
+        JsonNode root;
+        try {
+            root = JSON.readTree(json.substring(start));
+        } catch (JsonProcessingException e) {
+            throw new IolabException("fio " + operation + " printed unreadable JSON (" + e.getOriginalMessage()
+                    + "); check the fio version (fio --version, 3.x expected)", e);
+        }
+        JsonNode job = root == null ? null : root.path("jobs").path(0);
+        if (job == null || job.isMissingNode() || !job.isObject()) {
+            throw new IolabException("fio " + operation + " JSON has no jobs[0]; check the fio version");
+        }
+        int error = job.path("error").asInt(0);
+        if (error != 0) {
+            throw new IolabException("fio " + operation + " with block size " + blockSize + " failed with error "
+                    + error + " (" + job.path("job options").path("filename").asText("?") + ")"
+                    + (operation.endsWith("direct") ? "; the filesystem may not support O_DIRECT at this block"
+                    + " size" : ""));
+        }
+        JsonNode bw = job.path(direction).path("bw_bytes");
+        if (!bw.isNumber() || bw.asDouble() <= 0) {
+            throw new IolabException("fio " + operation + " with block size " + blockSize + " reported no "
+                    + direction + " bandwidth (jobs[0]." + direction + ".bw_bytes is " + bw + ")");
+        }
+        return new Limit(TOOL, operation, blockSize, fileSize, cache, List.of(bw.asDouble()), null, note);
+    }
+
+    private static String firstLines(String text) {
+        String t = text.strip();
+        return t.length() > 600 ? t.substring(0, 600) + "..." : t;
+    }
+
+    private static void delete(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            throw IolabException.io("delete fio's file", file, e);
+        }
+    }
+}
