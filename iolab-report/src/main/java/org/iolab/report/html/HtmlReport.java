@@ -93,8 +93,8 @@ public final class HtmlReport {
         b.append("<p class=\"lead\">").append(Text.esc(summaryLine(run))).append("</p>\n");
         b.append("<nav><ol>");
         for (int i = 0; i < SECTIONS.size(); i++) {
-            b.append("<li><a href=\"#s").append(i + 1).append("\">").append(Text.esc(SECTIONS.get(i)))
-                    .append("</a></li>");
+            b.append("<li><a href=\"#s").append(i + 1).append("\">").append(i + 1).append(". ")
+                    .append(Text.esc(SECTIONS.get(i))).append("</a></li>");
         }
         b.append("</ol></nav>\n");
         answer(b, run, device);
@@ -497,7 +497,8 @@ public final class HtmlReport {
             h2 { font-size: 1.35rem; margin-top: 2.5rem; border-bottom: 2px solid #e3e3e3; padding-bottom: 0.2rem; }
             h3 { font-size: 1.1rem; margin: 1.5rem 0 0.5rem; }
             .lead { color: #555; }
-            nav ol { display: flex; flex-wrap: wrap; gap: 0.3rem 1.4rem; padding-left: 1.2rem; margin: 0.5rem 0; }
+            nav ol { list-style: none; padding: 0; margin: 0.5rem 0; }
+            nav li { display: inline-block; margin: 0.15rem 1.4rem 0.15rem 0; }
             a { color: #0b5cad; }
             .scroll { overflow-x: auto; margin: 0.5rem 0 1rem; }
             table { border-collapse: collapse; font-size: 0.9rem; min-width: 60%; }

@@ -27,15 +27,19 @@ public record Stats(int n, double median, double min, double max, double mean) {
         return new Stats(n, median, v[0], v[n - 1], Arrays.stream(v).average().orElse(Double.NaN));
     }
 
+    /** Fewest passes on each side before two results can be called different: one pass has no spread. */
+    public static final int MIN_PASSES = 3;
+
     /**
-     * Two results are distinguishable when their min–max ranges do not overlap: every pass of one beat
-     * every pass of the other. With few passes on a noisy machine this is deliberately conservative.
+     * Two results are distinguishable when each has at least {@link #MIN_PASSES} passes and their min–max
+     * ranges do not overlap: every pass of one beat every pass of the other. With few passes on a noisy
+     * machine this is deliberately conservative.
      *
      * @param other another result
      * @return whether the ranges are disjoint
      */
     public boolean distinguishableFrom(Stats other) {
-        return n > 0 && other.n > 0 && (min > other.max || other.min > max);
+        return n >= MIN_PASSES && other.n >= MIN_PASSES && (min > other.max || other.min > max);
     }
 
     /**
