@@ -80,11 +80,25 @@ final class Baselines implements Execution.AfterPoints {
         }
     }
 
-    /** @return the largest file a read point used, else the largest file of the run */
+    /**
+     * Largest file the baselines pass over: C and fio make several passes per buffer size and cache state,
+     * so an 8 GiB (or larger than RAM) study file would take hours; 1 GiB is past every cache effect the
+     * comparison needs and is a size the profiles read.
+     */
+    static final long MAX_DATA_SIZE = 1L << 30;
+
+    /**
+     * @return the largest file a read point used, up to {@link #MAX_DATA_SIZE} (the smallest read file when
+     *     all are larger), else the largest file of the run up to that cap
+     */
     long dataSize() {
-        long reads = points.stream().filter(p -> p.bench() == Bench.READ).mapToLong(Point::fileSize).max()
-                .orElse(0);
-        return reads > 0 ? reads : points.stream().mapToLong(Point::fileSize).max().orElse(1L << 20);
+        List<Long> reads = points.stream().filter(p -> p.bench() == Bench.READ).map(Point::fileSize).toList();
+        List<Long> sizes = reads.isEmpty() ? points.stream().map(Point::fileSize).toList() : reads;
+        if (sizes.isEmpty()) {
+            return 1L << 20;
+        }
+        return sizes.stream().filter(s -> s <= MAX_DATA_SIZE).max(Long::compare)
+                .orElseGet(() -> reads.isEmpty() ? MAX_DATA_SIZE : sizes.stream().min(Long::compare).orElseThrow());
     }
 
     /**

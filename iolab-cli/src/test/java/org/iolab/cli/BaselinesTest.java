@@ -1,6 +1,7 @@
 package org.iolab.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -28,6 +29,13 @@ class BaselinesTest {
         List<Point> points = Planner.plan(Profile.smoke(), none(), 16L << 30);
         assertEquals(List.of(8 * K), Baselines.bufferSizes(points));
         assertEquals(M, new Baselines(points, 1, true, System.err).dataSize());
+    }
+
+    @Test
+    void seedsProfileMeasuresLimitsOnAFileOfAtMostOneGibibyteNotThompsonsEightGibibytes() {
+        List<Point> points = Planner.plan(Profile.seeds(), none(), 16L << 30);
+        assertTrue(points.stream().anyMatch(p -> p.bench() == Bench.READ && p.fileSize() > Baselines.MAX_DATA_SIZE));
+        assertEquals(Baselines.MAX_DATA_SIZE, new Baselines(points, 3, true, System.err).dataSize());
     }
 
     @Test
