@@ -91,7 +91,8 @@ public final class PageCacheTruth {
                 }
                 yield nearest(m, limits, "c", "read", true);
             }
-            case WRITE -> nearest(m, limits, "c", "write", false);
+            // a synced Java write against C write()+fdatasync, an unsynced one against the page cache's speed
+            case WRITE -> nearest(m, limits, "c", m.sync() ? "write" : "write-nosync", false);
             case RANDOM -> Optional.empty();
         };
     }
@@ -124,7 +125,7 @@ public final class PageCacheTruth {
      */
     public static String name(Limit l) {
         if ("c".equals(l.tool())) {
-            return "C " + l.operation() + "()";
+            return l.operation().equals("write-nosync") ? "C write() without sync" : "C " + l.operation() + "()";
         }
         String op = l.operation();
         int dash = op.indexOf('-');
