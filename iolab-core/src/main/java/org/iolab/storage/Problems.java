@@ -1,0 +1,139 @@
+package org.iolab.storage;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.iolab.IolabException;
+
+/** The storage layer's error messages (file, offset, what to do) and the channel plumbing shared by backends. */
+final class Problems {
+    private Problems() {
+    }
+
+    static IolabException pastEnd(Path file, long position, long length, long size) {
+        return new IolabException("cannot read " + length + " bytes at offset " + position + " of " + file
+                + ": the file is only " + size + " bytes long; read below the size (a corrupt length or offset?)");
+    }
+
+    static IolabException readOnly(Path file, long position) {
+        return new IolabException("cannot write at offset " + position + " of " + file
+                + ": it was opened read-only; open it writable to change it");
+    }
+
+    static IolabException closed(Path file) {
+        return new IolabException("cannot use " + file + ": it is closed; open it again");
+    }
+
+    static IolabException io(String what, Path file, long position, IOException cause) {
+        if (cause instanceof ClosedChannelException) {
+            return new IolabException("cannot " + what + " at offset " + position + " of " + file
+                    + ": its channel is closed (closed, or a thread was interrupted during I/O); open it again",
+                    cause);
+        }
+        String message = cause.getMessage();
+        return new IolabException("cannot " + what + " at offset " + position + " of " + file + ": "
+                + cause.getClass().getSimpleName() + (message == null ? "" : " (" + message + ")")
+                + "; check the disk, its free space and the file's permissions", cause);
+    }
+
+    static void checkPosition(Path file, long position, long length) {
+        if (position < 0 || position + length < position) {
+            throw new IolabException("bad offset " + position + " (length " + length + ") for " + file
+                    + ": offsets must be zero or more and the range must fit in a long");
+        }
+    }
+
+    static void checkSize(Path file, long size) {
+        if (size < 0) {
+            throw new IolabException("bad size " + size + " for " + file + ": a file size cannot be negative");
+        }
+    }
+
+    static FileChannel openChannel(Path file, boolean writable) {
+        try {
+            return writable
+                    ? FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                            StandardOpenOption.WRITE)
+                    : FileChannel.open(file, StandardOpenOption.READ);
+        } catch (IOException e) {
+            throw IolabException.io(writable ? "open for writing" : "open for reading", file, e);
+        }
+    }
+
+    /** Positional read of all of {@code dst}; fails (without a partial result) when the file is too short. */
+    static void readFully(FileChannel channel, Path file, long position, ByteBuffer dst) {
+        int length = dst.remaining();
+        try {
+            long size = channel.size();
+            if (position > size - length) {
+                throw pastEnd(file, position, length, size);
+            }
+            long at = position;
+            while (dst.hasRemaining()) {
+                int n = channel.read(dst, at);
+                if (n < 0) {
+                    throw pastEnd(file, position, length, channel.size());
+                }
+                at += n;
+            }
+        } catch (IOException e) {
+            throw io("read " + length + " bytes", file, position, e);
+        }
+    }
+
+    static void writeFully(FileChannel channel, Path file, long position, ByteBuffer src) {
+        int length = src.remaining();
+        try {
+            long at = position;
+            while (src.hasRemaining()) {
+                at += channel.write(src, at);
+            }
+        } catch (IOException e) {
+            throw io("write " + length + " bytes", file, position, e);
+        }
+    }
+
+    static void force(FileChannel channel, Path file, boolean metadata) {
+        try {
+            channel.force(metadata);
+        } catch (IOException e) {
+            throw io("sync", file, 0, e);
+        }
+    }
+
+    static long size(FileChannel channel, Path file) {
+        try {
+            return channel.size();
+        } catch (IOException e) {
+            throw io("get the size", file, 0, e);
+        }
+    }
+
+    /** Sets the channel's file length exactly (extending writes one zero byte at the new end: sparse). */
+    static void setLength(FileChannel channel, Path file, long size) {
+        try {
+            long current = channel.size();
+            if (size < current) {
+                channel.truncate(size);
+            } else if (size > current) {
+                ByteBuffer zero = ByteBuffer.allocate(1);
+                while (zero.hasRemaining()) {
+                    channel.write(zero, size - 1);
+                }
+            }
+        } catch (IOException e) {
+            throw io("set the length to " + size, file, size, e);
+        }
+    }
+
+    static void close(FileChannel channel, Path file) {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            throw IolabException.io("close", file, e);
+        }
+    }
+}

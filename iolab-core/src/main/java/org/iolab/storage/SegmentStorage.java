@@ -1,0 +1,222 @@
+package org.iolab.storage;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/**
+ * FFM mapping: one {@link MemorySegment} from {@code FileChannel.map(mode, 0, capacity, Arena.ofShared())}
+ * over the whole allocated file (no 2 GiB limit), read and written with {@link MemorySegment#copy}.
+ *
+ * <p><b>Growth.</b> The file grows in steps that double from 1 MiB up to 1 GiB (see {@link Growth}); each step
+ * maps the new length in a new shared arena and closes the old arena, which unmaps the old mapping at once.
+ * {@link #size()} is the logical size (the end of the furthest write, or the last {@link #truncate}); the
+ * preallocated tail beyond it reads as zeros and is cut off by {@link #close()}. After a crash the file may be
+ * longer than the last logical size, with zeros at the end: readers of the file must tolerate that.
+ *
+ * <p><b>Concurrency.</b> One writer (write, truncate, force, close) and any number of readers of regions
+ * already written. Every copy holds the read lock of a {@link ReentrantReadWriteLock}; remapping, shrinking and
+ * closing take the write lock, so no thread can be inside a copy when an arena closes (which would otherwise
+ * make the copy fail or, worse, touch unmapped memory).
+ */
+final class SegmentStorage implements StorageFile {
+    private final Path path;
+    private final boolean writable;
+    private final FileChannel channel;
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    /** Guarded by {@link #lock}; null while the capacity is 0. */
+    private Arena arena;
+    /** Guarded by {@link #lock}; null while the capacity is 0. */
+    private MemorySegment segment;
+    /** Mapped (and allocated) length; changed by the writer under the write lock. */
+    private volatile long capacity;
+    /** Logical size. */
+    private volatile long size;
+    /** Set under the write lock. */
+    private volatile boolean closed;
+
+    SegmentStorage(Path path, boolean writable) {
+        this.path = path;
+        this.writable = writable;
+        this.channel = Problems.openChannel(path, writable);
+        try {
+            long length = Problems.size(channel, path);
+            map(length);
+            this.size = length;
+        } catch (RuntimeException e) {
+            Problems.close(channel, path);
+            throw e;
+        }
+    }
+
+    /** Maps {@code [0, length)} in a new arena, closing the old one. Caller holds the write lock (or constructs). */
+    private void map(long length) {
+        Arena old = arena;
+        arena = null;
+        segment = null;
+        if (old != null) {
+            old.close();
+        }
+        capacity = length;
+        if (length == 0) {
+            return;
+        }
+        Arena fresh = Arena.ofShared();
+        try {
+            segment = channel.map(writable ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY, 0,
+                    length, fresh);
+            arena = fresh;
+        } catch (IOException e) {
+            fresh.close();
+            capacity = 0;
+            throw Problems.io("map " + length + " bytes", path, 0, e);
+        }
+    }
+
+    @Override
+    public Path path() {
+        return path;
+    }
+
+    @Override
+    public long size() {
+        return size;
+    }
+
+    @Override
+    public void read(long position, ByteBuffer dst) {
+        int length = dst.remaining();
+        Problems.checkPosition(path, position, length);
+        lock.readLock().lock();
+        try {
+            if (closed) {
+                throw Problems.closed(path);
+            }
+            long end = size;
+            if (position > end - length) {
+                throw Problems.pastEnd(path, position, length, end);
+            }
+            if (length > 0) {
+                MemorySegment.copy(segment, position, MemorySegment.ofBuffer(dst), 0, length);
+            }
+        } finally {
+            lock.readLock().unlock();
+        }
+        dst.position(dst.limit());
+    }
+
+    @Override
+    public void write(long position, ByteBuffer src) {
+        int length = src.remaining();
+        Problems.checkPosition(path, position, length);
+        if (!writable) {
+            throw Problems.readOnly(path, position);
+        }
+        long end = position + length;
+        if (end > capacity) {
+            grow(end);
+        }
+        lock.readLock().lock();
+        try {
+            if (closed) {
+                throw Problems.closed(path);
+            }
+            if (length > 0) {
+                MemorySegment.copy(MemorySegment.ofBuffer(src), 0, segment, position, length);
+            }
+        } finally {
+            lock.readLock().unlock();
+        }
+        src.position(src.limit());
+        if (end > size) {
+            size = end;
+        }
+    }
+
+    private void grow(long needed) {
+        lock.writeLock().lock();
+        try {
+            if (closed) {
+                throw Problems.closed(path);
+            }
+            long target = Growth.next(capacity, needed);
+            Problems.setLength(channel, path, target);
+            map(target);
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    @Override
+    public void force(boolean metadata) {
+        lock.readLock().lock();
+        try {
+            if (closed) {
+                throw Problems.closed(path);
+            }
+            if (segment != null && writable) {
+                segment.force();
+            }
+        } finally {
+            lock.readLock().unlock();
+        }
+        if (metadata) {
+            Problems.force(channel, path, true);
+        }
+    }
+
+    @Override
+    public void truncate(long newSize) {
+        Problems.checkSize(path, newSize);
+        if (!writable) {
+            throw Problems.readOnly(path, newSize);
+        }
+        if (newSize > capacity) {
+            grow(newSize);
+            size = newSize;
+        } else if (newSize >= size) {
+            // [size, capacity) is always zeros: only extended, never written
+            size = newSize;
+        } else {
+            lock.writeLock().lock();
+            try {
+                if (closed) {
+                    throw Problems.closed(path);
+                }
+                size = newSize;
+                map(0);
+                Problems.setLength(channel, path, newSize);
+                map(newSize);
+            } finally {
+                lock.writeLock().unlock();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        lock.writeLock().lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            map(0);
+            if (writable) {
+                Problems.setLength(channel, path, size);
+            }
+        } finally {
+            lock.writeLock().unlock();
+            Problems.close(channel, path);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "segment " + path;
+    }
+}
