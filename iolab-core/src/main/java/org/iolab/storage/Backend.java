@@ -12,6 +12,13 @@ import org.iolab.IolabException;
  * <p>{@link #DEFAULT} is {@link #SEGMENT}: FFM segment mapping was both the fastest read and the fastest write
  * in {@code ./iolab bench} on the development machine ({@code segment-mapped} 25.5 GB/s warm read,
  * {@code segment-mapped-write} 3.3 GB/s), and it unmaps deterministically.
+ *
+ * <p>Every backend: one writer (write, truncate, force, close) and any number of concurrent readers of regions
+ * already written; on close the file's length is the logical {@link StorageFile#size()}. {@link #MAPPED} and
+ * {@link #SEGMENT} preallocate in steps (1 MiB doubling up to 1 GiB) and trim the zero tail on close, so after a
+ * crash their file may be longer than the last logical size, ending in zeros: formats on top must tolerate a
+ * zero tail (the journal's and store's CRC framing does). The {@code FileChannel} backends are closed for every
+ * thread when a thread is interrupted inside an I/O call: do not interrupt their readers.
  */
 public enum Backend {
     /** {@code RandomAccessFile} seek + read/write of a byte array. */
