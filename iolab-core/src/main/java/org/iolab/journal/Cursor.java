@@ -39,7 +39,7 @@ final class Cursor implements AutoCloseable {
             Tip tip = journal.tip();
             if (seg == null) {
                 ref = journal.segmentFor(next);
-                seg = new SegmentCursor(journal.opener(), ref.path, ref.capacity, journal.opener().open(ref.path, false));
+                seg = new SegmentCursor(journal.opener(), ref.path, ref.capacity, journal.openForRead(ref.path));
                 expectedInSegment = ref.firstSeq;
             }
             boolean active = ref == tip.segment();

@@ -120,7 +120,18 @@ public final class Journal implements AutoCloseable {
         this.lock = lock;
         this.segments = new CopyOnWriteArrayList<>();
         this.maxPayload = options.maxRecordSize();
-        recover();
+        try {
+            recover();
+        } catch (RuntimeException | Error e) {
+            if (active != null) {
+                try {
+                    active.close();
+                } catch (RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw e;
+        }
         if (options.durability() == Durability.BATCH) {
             flusher = Thread.ofPlatform().daemon().name("iolab-journal-flusher " + dir).unstarted(this::flushLoop);
             flusher.start();
@@ -583,6 +594,27 @@ public final class Journal implements AutoCloseable {
 
     StorageOpener opener() {
         return opener;
+    }
+
+    /**
+     * Opens a segment read-only for a reader. A mapped backend's writer cuts the file's zero tail when it
+     * seals a segment, so an open that races with that can fail once; it is retried a few times.
+     */
+    StorageFile openForRead(Path file) {
+        return openForRead(opener, file);
+    }
+
+    static StorageFile openForRead(StorageOpener opener, Path file) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return opener.open(file, false);
+            } catch (IolabException e) {
+                if (attempt >= 5) {
+                    throw e;
+                }
+                Thread.yield();
+            }
+        }
     }
 
     SegmentRef segmentFor(long seq) {

@@ -140,7 +140,7 @@ final class SegmentCursor implements AutoCloseable {
 
     private void reopen() {
         file.close();
-        file = opener.open(path, false);
+        file = Journal.openForRead(opener, path);
     }
 
     @Override
