@@ -155,6 +155,17 @@ public final class Journal implements AutoCloseable {
         } catch (IOException e) {
             throw IolabException.io("create the journal directory", dir, e);
         }
+        FileLock fileLock = acquire(dir);
+        FileChannel channel = (FileChannel) fileLock.acquiredBy();
+        try {
+            return new Journal(dir, options, channel, fileLock);
+        } catch (RuntimeException | Error e) {
+            closeQuietly(channel);
+            throw e;
+        }
+    }
+
+    private static FileLock acquire(Path dir) {
         Path lockFile = dir.resolve(LOCK_FILE);
         FileChannel channel;
         try {
@@ -175,11 +186,52 @@ public final class Journal implements AutoCloseable {
             closeQuietly(channel);
             throw new JournalLockedException(lockFile);
         }
+        return fileLock;
+    }
+
+    /**
+     * Cuts the journal in {@code dir} at its first damaged record (or segment header, or gap between segments)
+     * so that it opens and reads again: the damaged segment is zeroed from the damage on and every later
+     * segment is deleted. <b>The records from the damage on are lost</b>; run {@link #verify(Path)} first to
+     * see what they are. Takes the writer's lock; does nothing when there is no unrecoverable problem.
+     *
+     * @param dir the journal directory
+     * @return the report of the problems found before the repair
+     * @throws JournalLockedException when a writer has the journal open
+     */
+    public static VerifyReport repair(Path dir) {
+        FileLock fileLock = acquire(dir);
         try {
-            return new Journal(dir, options, channel, fileLock);
-        } catch (RuntimeException | Error e) {
-            closeQuietly(channel);
-            throw e;
+            VerifyReport report = verify(dir);
+            VerifyReport.Problem first = report.problems().stream().filter(p -> !p.recoverable()).findFirst()
+                    .orElse(null);
+            if (first == null) {
+                return report;
+            }
+            boolean deleting = false;
+            for (Path file : listSegments(dir)) {
+                if (file.equals(first.file())) {
+                    if (first.offset() < Format.HEADER_SIZE) {
+                        Files.delete(file);
+                    } else {
+                        try (StorageFile f = Backend.CHANNEL_HEAP.open(file, true)) {
+                            zeroTail(f, first.offset());
+                            f.force(true);
+                        }
+                    }
+                    deleting = true;
+                } else if (deleting) {
+                    Files.delete(file);
+                }
+            }
+            try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+                ch.force(true);
+            }
+            return report;
+        } catch (IOException e) {
+            throw IolabException.io("repair the journal in", dir, e);
+        } finally {
+            closeQuietly((FileChannel) fileLock.acquiredBy());
         }
     }
 

@@ -174,6 +174,31 @@ class JournalRecoveryTest {
     }
 
     @Test
+    void repairCutsTheJournalAtTheFirstDamage() throws IOException {
+        JournalOptions o = options(Backend.DEFAULT, Preallocation.FALLOCATE);
+        Path dir = tmp.resolve("j");
+        List<Path> segs = build(dir, o);
+        ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(segs.get(1))).order(ByteOrder.LITTLE_ENDIAN);
+        long firstOfSecond = Format.parseName(segs.get(1));
+        long third = Format.HEADER_SIZE + Format.align(b.getInt(Format.HEADER_SIZE));
+        third += Format.align(b.getInt((int) third));
+        write(segs.get(1), third + 12, new byte[] {(byte) (b.get((int) third + 12) ^ 1)});
+        try (Journal j = Journal.open(dir, o)) {
+            assertThrows(JournalLockedException.class, () -> Journal.repair(j.directory()));
+        }
+        VerifyReport before = Journal.repair(dir);
+        assertFalse(before.ok());
+        assertTrue(Journal.verify(dir).ok(), Journal.verify(dir).problems().toString());
+        assertEquals(2, Journal.listSegments(dir).size());
+        try (Journal j = Journal.open(dir, o)) {
+            List<Record> records = readAll(j);
+            assertEquals(firstOfSecond + 2, records.size());
+            assertOriginal(records);
+            assertEquals(firstOfSecond + 2, j.append(new byte[] {7}));
+        }
+    }
+
+    @Test
     void aGarbageLengthNeverAllocatesOrHangs() throws IOException {
         JournalOptions o = options(Backend.DEFAULT, Preallocation.FALLOCATE);
         Path pristine = tmp.resolve("pristine");
