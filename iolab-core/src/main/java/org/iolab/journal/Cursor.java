@@ -68,6 +68,9 @@ final class Cursor implements AutoCloseable {
                 }
                 case END -> {
                     if (active) {
+                        if (journal.refresh()) {
+                            continue;
+                        }
                         return false;
                     }
                     SegmentRef following = journal.segmentAfter(ref);

@@ -112,7 +112,11 @@ public final class Journal implements AutoCloseable {
     private ByteBuffer frame = ByteBuffer.allocateDirect(64 * 1024).order(ByteOrder.LITTLE_ENDIAN);
     private final Thread flusher;
 
+    private final boolean readOnly;
+    private final Object refreshLock = new Object();
+
     private Journal(Path dir, JournalOptions options, FileChannel lockChannel, FileLock lock) {
+        this.readOnly = lock == null;
         this.dir = dir;
         this.options = options;
         this.opener = options.opener();
@@ -121,7 +125,11 @@ public final class Journal implements AutoCloseable {
         this.segments = new CopyOnWriteArrayList<>();
         this.maxPayload = options.maxRecordSize();
         try {
-            recover();
+            if (readOnly) {
+                attach();
+            } else {
+                recover();
+            }
         } catch (RuntimeException | Error e) {
             if (active != null) {
                 try {
@@ -132,7 +140,7 @@ public final class Journal implements AutoCloseable {
             }
             throw e;
         }
-        if (options.durability() == Durability.BATCH) {
+        if (options.durability() == Durability.BATCH && !readOnly) {
             flusher = Thread.ofPlatform().daemon().name("iolab-journal-flusher " + dir).unstarted(this::flushLoop);
             flusher.start();
         } else {
@@ -162,6 +170,121 @@ public final class Journal implements AutoCloseable {
         } catch (RuntimeException | Error e) {
             closeQuietly(channel);
             throw e;
+        }
+    }
+
+    /**
+     * Opens the journal in {@code dir} for reading only, without the writer's lock, so it works beside a
+     * writer in another process: readers and tailers see the records that writer appends (a tailer polls the
+     * files about every millisecond). Nothing is modified: a torn tail is not truncated, just not read.
+     * {@code append}, {@code sync} and {@code awaitDurable} throw.
+     *
+     * @param dir the journal directory
+     * @param options the backend used to read (the other options are ignored)
+     * @return the read-only journal; close it
+     * @throws JournalCorruptedException when a segment header other than the last one's is damaged
+     */
+    public static Journal openReadOnly(Path dir, JournalOptions options) {
+        if (!Files.isDirectory(dir)) {
+            throw new IolabException("no journal directory " + dir + ": give the directory a journal was opened in");
+        }
+        return new Journal(dir, options, null, null);
+    }
+
+    /** @return true when opened with {@link #openReadOnly(Path, JournalOptions)} */
+    public boolean isReadOnly() {
+        return readOnly;
+    }
+
+    /** Read-only open: the segments with valid headers, then the records of the last one. */
+    private void attach() {
+        List<Path> files = listSegments(dir);
+        for (int i = 0; i < files.size(); i++) {
+            Path file = files.get(i);
+            SegmentRef ref = readHeader(file);
+            if (ref == null) {
+                if (i == files.size() - 1) {
+                    break;
+                }
+                String problem;
+                try (StorageFile f = opener.open(file, false)) {
+                    ByteBuffer header = ByteBuffer.allocate(Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+                    problem = f.size() < Format.HEADER_SIZE ? "the file is shorter than a segment header"
+                            : Format.checkHeader(readFully(f, header), Format.parseName(file));
+                }
+                throw new JournalCorruptedException(file, 0, problem);
+            }
+            segments.add(ref);
+        }
+        if (segments.isEmpty()) {
+            throw new IolabException("no journal segments in " + dir + " (no valid *.seg file):"
+                    + " open it for writing first");
+        }
+        SegmentRef last = segments.getLast();
+        tip = new Tip(last, Format.HEADER_SIZE, last.firstSeq);
+        refresh();
+    }
+
+    private static ByteBuffer readFully(StorageFile f, ByteBuffer b) {
+        f.read(0, b);
+        return b;
+    }
+
+    /** @return the segment if its header is valid, else null (also while a writer is still creating it) */
+    private SegmentRef readHeader(Path file) {
+        StorageFile f;
+        try {
+            f = opener.open(file, false);
+        } catch (IolabException e) {
+            return null;
+        }
+        try (f) {
+            if (f.size() < Format.HEADER_SIZE) {
+                return null;
+            }
+            ByteBuffer header = readFully(f, ByteBuffer.allocate(Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN));
+            long nameSeq = Format.parseName(file);
+            return Format.checkHeader(header, nameSeq) == null ? new SegmentRef(nameSeq, file, header.getLong(24)) : null;
+        }
+    }
+
+    /**
+     * Read-only journals: scans for records (and segments) another writer appended since the last call.
+     *
+     * @return true when the tip moved
+     */
+    boolean refresh() {
+        if (!readOnly) {
+            return false;
+        }
+        synchronized (refreshLock) {
+            boolean changed = false;
+            for (;;) {
+                Tip t = tip;
+                SegmentRef ref = t.segment();
+                long end = t.end();
+                long next = t.nextSeq();
+                try (SegmentCursor c = new SegmentCursor(opener, ref.path, ref.capacity, openForRead(ref.path), end)) {
+                    while (c.next(ref.capacity, false) == SegmentCursor.Status.RECORD && c.sequence() == next) {
+                        next++;
+                        end = c.position();
+                    }
+                }
+                if (next != t.nextSeq()) {
+                    tip = new Tip(ref, end, next);
+                    durable = next - 1;
+                    changed = true;
+                }
+                Path following = dir.resolve(Format.fileName(next));
+                SegmentRef nextRef = Files.exists(following) ? readHeader(following) : null;
+                if (nextRef == null) {
+                    return changed;
+                }
+                ref.sealedEnd = end;
+                segments.add(nextRef);
+                tip = new Tip(nextRef, Format.HEADER_SIZE, next);
+                changed = true;
+            }
         }
     }
 
@@ -526,6 +649,7 @@ public final class Journal implements AutoCloseable {
 
     /** @return the sequence the next append gets (the number of records when the journal starts at 0) */
     public long nextSequence() {
+        refresh();
         return tip.nextSeq();
     }
 
@@ -581,6 +705,10 @@ public final class Journal implements AutoCloseable {
     }
 
     private void checkUsable() {
+        if (readOnly) {
+            throw new IolabException("journal " + dir + " was opened read-only: open it with Journal.open to append"
+                    + " or sync");
+        }
         Throwable f = failure;
         if (f != null) {
             throw new IolabException("journal " + dir + " failed earlier and can no longer append or sync: " + f
@@ -631,6 +759,7 @@ public final class Journal implements AutoCloseable {
     }
 
     private long checkFrom(long fromSeq) {
+        refresh();
         long first = segments.getFirst().firstSeq;
         long next = tip.nextSeq();
         if (fromSeq < first || fromSeq > next) {
@@ -691,6 +820,10 @@ public final class Journal implements AutoCloseable {
 
     /** Waits up to {@code nanos} for a record {@code seq} to be appended. */
     void awaitAppend(long seq, long nanos) {
+        if (readOnly) {
+            LockSupport.parkNanos(Math.min(nanos, TimeUnit.MILLISECONDS.toNanos(1)));
+            return;
+        }
         tailWaiters.incrementAndGet();
         appendLock.lock();
         try {
@@ -726,6 +859,10 @@ public final class Journal implements AutoCloseable {
         writeLock.lock();
         try {
             if (closed) {
+                return;
+            }
+            if (readOnly) {
+                closed = true;
                 return;
             }
             try {

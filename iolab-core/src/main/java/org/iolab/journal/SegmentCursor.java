@@ -33,11 +33,15 @@ final class SegmentCursor implements AutoCloseable {
     private String problem;
 
     SegmentCursor(StorageOpener opener, Path path, long capacity, StorageFile file) {
+        this(opener, path, capacity, file, Format.HEADER_SIZE);
+    }
+
+    SegmentCursor(StorageOpener opener, Path path, long capacity, StorageFile file, long start) {
         this.opener = opener;
         this.path = path;
         this.capacity = capacity;
         this.file = file;
-        this.pos = Format.HEADER_SIZE;
+        this.pos = start;
         this.buf = ByteBuffer.allocateDirect((int) Math.min(CHUNK, capacity)).order(ByteOrder.LITTLE_ENDIAN);
     }
 
