@@ -78,7 +78,16 @@ import org.iolab.storage.StorageFile;
  * Damage anywhere else (a sealed segment's header, records or its sequence continuity) is never skipped:
  * {@code open} or the read that reaches it throws {@link JournalCorruptedException} naming the file and
  * offset. A length is always checked against the bytes left in the segment before it is used, so a corrupt
- * length cannot cause a large allocation, a hang or an out-of-bounds read.
+ * length cannot cause a large allocation, a hang or an out-of-bounds read. {@link #verify(Path)} lists every
+ * problem without changing anything; {@link #repair(Path)} cuts the journal at the first damage.
+ *
+ * <h2>Concurrency</h2>
+ * One writer per directory: {@link #open} takes an exclusive {@code FileChannel.tryLock} on
+ * {@code journal.lock}, so a second writer, in this process or another, gets {@link JournalLockedException}.
+ * Appends are serialized; any number of {@link #reader readers}, {@link #read visitors} and
+ * {@link #tailer tailers} may run in other threads: each has its own files and sees the records up to the
+ * writer's last completed append (published through a volatile field, never a partly written record).
+ * {@link #openReadOnly} reads and tails a journal that a writer in another process appends to.
  */
 public final class Journal implements AutoCloseable {
     private static final String LOCK_FILE = "journal.lock";

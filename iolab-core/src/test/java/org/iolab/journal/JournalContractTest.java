@@ -237,6 +237,25 @@ class JournalContractTest {
     }
 
     @Test
+    void aWriterInAnotherProcessIsRefused() throws Exception {
+        String javaCommand = ProcessHandle.current().info().command().orElse("java");
+        ProcessBuilder pb = new ProcessBuilder(javaCommand, "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), LockProbe.class.getName(), tmp.toString())
+                .redirectErrorStream(true);
+        try (Journal j = Journal.open(tmp, JournalOptions.defaults())) {
+            j.append(new byte[] {1});
+            Process p = pb.start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertEquals(0, p.waitFor(), out);
+            assertEquals("locked", out.strip());
+        }
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        assertEquals("opened 1", out.strip());
+    }
+
+    @Test
     void everyPreallocationWorks() {
         for (Preallocation p : Preallocation.values()) {
             Path dir = tmp.resolve(p.label());
