@@ -1,0 +1,103 @@
+package org.iolab.journal;
+
+import java.nio.ByteBuffer;
+
+/** Reads records in sequence order across segments, up to the writer's published tip. */
+final class Cursor implements AutoCloseable {
+    private final Journal journal;
+    private long next;
+    private SegmentRef ref;
+    private SegmentCursor seg;
+    private long expectedInSegment;
+    private long sequence = -1;
+
+    Cursor(Journal journal, long from) {
+        this.journal = journal;
+        this.next = from;
+    }
+
+    /** @return the sequence the next {@link #advance()} returns */
+    long next() {
+        return next;
+    }
+
+    long sequence() {
+        return sequence;
+    }
+
+    ByteBuffer payload() {
+        return seg.payload();
+    }
+
+    /**
+     * @return true when positioned on the next record ({@link #sequence()}, {@link #payload()}), false when
+     *         every record appended so far has been read
+     * @throws JournalCorruptedException on a damaged record or a gap between segments
+     */
+    boolean advance() {
+        for (;;) {
+            Tip tip = journal.tip();
+            if (seg == null) {
+                ref = journal.segmentFor(next);
+                seg = new SegmentCursor(journal.opener(), ref.path, ref.capacity, journal.openForRead(ref.path));
+                expectedInSegment = ref.firstSeq;
+            }
+            boolean active = ref == tip.segment();
+            long sealedEnd = ref.sealedEnd;
+            SegmentCursor.Status status;
+            if (active) {
+                status = seg.next(tip.end(), true);
+            } else if (sealedEnd >= 0) {
+                status = seg.next(sealedEnd, true);
+            } else {
+                status = seg.next(ref.capacity, false);
+            }
+            switch (status) {
+                case RECORD -> {
+                    long s = seg.sequence();
+                    if (s != expectedInSegment) {
+                        throw new JournalCorruptedException(seg.path(), seg.recordStart(),
+                                "record has sequence " + s + " where " + expectedInSegment + " was expected");
+                    }
+                    expectedInSegment++;
+                    if (s >= next) {
+                        sequence = s;
+                        next = s + 1;
+                        return true;
+                    }
+                }
+                case END -> {
+                    if (active) {
+                        if (journal.refresh()) {
+                            continue;
+                        }
+                        return false;
+                    }
+                    SegmentRef following = journal.segmentAfter(ref);
+                    if (following == null) {
+                        return false;
+                    }
+                    if (following.firstSeq != expectedInSegment) {
+                        throw new JournalCorruptedException(seg.path(), seg.position(),
+                                "the segment's records end before sequence " + expectedInSegment
+                                        + " but the next segment " + following.path.getFileName() + " starts at "
+                                        + following.firstSeq);
+                    }
+                    seg.close();
+                    seg = null;
+                    next = Math.max(next, following.firstSeq);
+                }
+                case BAD -> throw new JournalCorruptedException(seg.path(), seg.recordStart(), seg.problem());
+                default -> throw new AssertionError(status);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (seg != null) {
+            seg.close();
+            seg = null;
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package org.iolab.journal;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.zip.CRC32C;
+
+/** The on-disk layout constants and codecs (see {@link Journal} for the drawing). */
+final class Format {
+    /** "IOLABJNL" read as a little-endian long. */
+    static final long MAGIC = 0x4C4E4A42414C4F49L;
+    static final int VERSION = 1;
+    static final int HEADER_SIZE = 64;
+    static final int HEADER_CRC_OFFSET = 32;
+    static final int FRAME_HEADER = 16;
+    static final int ALIGN = 8;
+    /** Smallest segment: the header plus one empty record. */
+    static final long MIN_CAPACITY = HEADER_SIZE + FRAME_HEADER;
+    /** Largest segment accepted in a header (1 TiB), so a corrupt capacity cannot mislead the reader. */
+    static final long MAX_CAPACITY = 1L << 40;
+    static final String SUFFIX = ".seg";
+
+    private Format() {
+    }
+
+    static String fileName(long firstSeq) {
+        return String.format("%020d%s", firstSeq, SUFFIX);
+    }
+
+    /** @return the first sequence encoded in a segment file name, or -1 if it is not a segment name */
+    static long parseName(Path file) {
+        String name = file.getFileName().toString();
+        if (name.length() != 20 + SUFFIX.length() || !name.endsWith(SUFFIX)) {
+            return -1;
+        }
+        long v = 0;
+        for (int i = 0; i < 20; i++) {
+            char c = name.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            v = v * 10 + (c - '0');
+            if (v < 0) {
+                return -1;
+            }
+        }
+        return v;
+    }
+
+    static long align(long n) {
+        return (n + ALIGN - 1) & -ALIGN;
+    }
+
+    /** @return the largest payload a segment of {@code capacity} bytes can hold */
+    static long maxPayload(long capacity) {
+        return ((capacity - HEADER_SIZE) & -ALIGN) - FRAME_HEADER;
+    }
+
+    static ByteBuffer header(long firstSeq, long capacity) {
+        ByteBuffer b = ByteBuffer.allocate(HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+        b.putLong(0, MAGIC).putInt(8, VERSION).putInt(12, HEADER_SIZE).putLong(16, firstSeq).putLong(24, capacity);
+        CRC32C crc = new CRC32C();
+        crc.update(b.array(), 0, HEADER_CRC_OFFSET);
+        b.putInt(HEADER_CRC_OFFSET, (int) crc.getValue());
+        return b;
+    }
+
+    /**
+     * Checks a segment header.
+     *
+     * @param b the first {@link #HEADER_SIZE} bytes, little-endian
+     * @param nameSeq the first sequence from the file name
+     * @return null when valid, else what is wrong
+     */
+    static String checkHeader(ByteBuffer b, long nameSeq) {
+        if (b.getLong(0) == 0 && b.getLong(8) == 0 && b.getLong(24) == 0 && b.getInt(HEADER_CRC_OFFSET) == 0) {
+            return "the segment header is all zeros (a segment whose creation was interrupted)";
+        }
+        if (b.getLong(0) != MAGIC) {
+            return String.format("bad magic 0x%016x (expected 0x%016x 'IOLABJNL'): not a journal segment",
+                    b.getLong(0), MAGIC);
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(b.duplicate().position(0).limit(HEADER_CRC_OFFSET));
+        if ((int) crc.getValue() != b.getInt(HEADER_CRC_OFFSET)) {
+            return String.format("segment header CRC32C mismatch (stored 0x%08x, computed 0x%08x)",
+                    b.getInt(HEADER_CRC_OFFSET), (int) crc.getValue());
+        }
+        if (b.getInt(8) != VERSION) {
+            return "unsupported format version " + b.getInt(8) + " (this iolab reads version " + VERSION + ")";
+        }
+        if (b.getInt(12) != HEADER_SIZE) {
+            return "bad header size " + b.getInt(12) + " (expected " + HEADER_SIZE + ")";
+        }
+        if (b.getLong(16) != nameSeq) {
+            return "header says first sequence " + b.getLong(16) + " but the file name says " + nameSeq;
+        }
+        long cap = b.getLong(24);
+        if (cap < MIN_CAPACITY || cap > MAX_CAPACITY || cap % ALIGN != 0) {
+            return "bad segment capacity " + cap;
+        }
+        return null;
+    }
+
+    static int crc(long seq, ByteBuffer payload) {
+        CRC32C crc = new CRC32C();
+        byte[] s = new byte[8];
+        for (int i = 0; i < 8; i++) {
+            s[i] = (byte) (seq >>> (8 * i));
+        }
+        crc.update(s, 0, 8);
+        crc.update(payload.duplicate());
+        return (int) crc.getValue();
+    }
+}

@@ -1,0 +1,996 @@
+package org.iolab.journal;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+import org.iolab.IolabException;
+import org.iolab.catalogue.Preallocation;
+import org.iolab.storage.Backend;
+import org.iolab.storage.Durability;
+import org.iolab.storage.StorageFile;
+
+/**
+ * A crash-safe, append-only log of records in a directory: one writer, any number of concurrent readers in
+ * the same process.
+ *
+ * <h2>Format (version 1, all integers little-endian)</h2>
+ * The directory holds segment files named {@code <first sequence, 20 digits>.seg} (e.g.
+ * {@code 00000000000000000000.seg}) and a lock file {@code journal.lock}. Each segment is {@code capacity}
+ * bytes (preallocated, or grown by writes with {@link Preallocation#NONE}) and starts with a 64-byte header:
+ * <pre>
+ * offset  size  field
+ *      0     8  magic "IOLABJNL" (0x4C4E4A42414C4F49 as a little-endian long)
+ *      8     4  format version (1)
+ *     12     4  header size (64)
+ *     16     8  first sequence (equals the file name)
+ *     24     8  segment capacity in bytes (a multiple of 8)
+ *     32     4  CRC32C of bytes 0..31
+ *     36    28  zero
+ * </pre>
+ * Records follow from offset 64, each starting at a multiple of 8:
+ * <pre>
+ * offset  size  field
+ *      0     4  length = 16 + payload length (never 0, so a 0 here marks the end of the data)
+ *      4     4  CRC32C of bytes 8 .. length-1 (the sequence and the payload)
+ *      8     8  sequence (the previous record's + 1; the segment's first sequence for its first record)
+ *     16     n  payload
+ *   16+n     p  zero padding to the next multiple of 8
+ * </pre>
+ * The data of a segment ends at a zero length or where fewer than 16 bytes are left; the rest of the segment
+ * is zeros. A record that does not fit in the current segment starts a new one (the segment is rolled); a
+ * record whose frame cannot fit even in an empty segment ({@link JournalOptions#maxRecordSize()}, the segment
+ * size minus 80 bytes) is <b>rejected</b> with an {@link IolabException} rather than split, so a record is
+ * always one contiguous, individually checked frame. Creating (and, in recovery, deleting) a segment fsyncs the
+ * directory; a segment is synced before the next one is created, so every segment but the last is complete
+ * on disk ("sealed").
+ *
+ * <h2>Durability</h2>
+ * {@link Durability#NONE}: {@link #durableSequence()} advances only on {@link #sync()}, a segment roll and
+ * {@link #close()}. {@link Durability#BATCH}: group commit: a background thread syncs at least every
+ * {@link JournalOptions#batchInterval()}, and the appending thread syncs once {@link JournalOptions#batchBytes()}
+ * were appended since the last sync; {@link #awaitDurable(long)} returns once a sync covers the record.
+ * {@link Durability#ALWAYS}: {@code append} returns after the record is synced.
+ *
+ * <h2>Recovery</h2>
+ * {@link #open} checks every segment header and scans the last segment: the data ends at the first record
+ * with a zero or impossible length, a failed CRC or an unexpected sequence (a torn or partly written tail:
+ * never acknowledged as durable); everything after it is zeroed, so new appends overwrite it. A last segment
+ * whose header was never completely written (its creation was interrupted) and that holds no data is deleted.
+ * Damage anywhere else (a sealed segment's header, records or its sequence continuity) is never skipped:
+ * {@code open} or the read that reaches it throws {@link JournalCorruptedException} naming the file and
+ * offset. A length is always checked against the bytes left in the segment before it is used, so a corrupt
+ * length cannot cause a large allocation, a hang or an out-of-bounds read. {@link #verify(Path)} lists every
+ * problem without changing anything; {@link #repair(Path)} cuts the journal at the first damage.
+ *
+ * <h2>Concurrency</h2>
+ * One writer per directory: {@link #open} takes an exclusive {@code FileChannel.tryLock} on
+ * {@code journal.lock}, so a second writer, in this process or another, gets {@link JournalLockedException}.
+ * Appends are serialized; any number of {@link #reader readers}, {@link #read visitors} and
+ * {@link #tailer tailers} may run in other threads: each has its own files and sees the records up to the
+ * writer's last completed append (published through a volatile field, never a partly written record).
+ * {@link #openReadOnly} reads and tails a journal that a writer in another process appends to.
+ */
+public final class Journal implements AutoCloseable {
+    private static final String LOCK_FILE = "journal.lock";
+    private static final int ZERO_CHUNK = 1 << 20;
+
+    private final Path dir;
+    private final JournalOptions options;
+    private final StorageOpener opener;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    private final CopyOnWriteArrayList<SegmentRef> segments;
+    private final long maxPayload;
+
+    private final ReentrantLock writeLock = new ReentrantLock();
+    private final ReentrantLock syncLock = new ReentrantLock();
+    private final ReentrantLock durableLock = new ReentrantLock();
+    private final Condition durableChanged = durableLock.newCondition();
+    private final ReentrantLock appendLock = new ReentrantLock();
+    private final Condition appended = appendLock.newCondition();
+    private final AtomicInteger tailWaiters = new AtomicInteger();
+    private final CRC32C crc = new CRC32C();
+
+    /** Guarded by writeLock (writes) and syncLock (replacement). */
+    private StorageFile active;
+    private volatile Tip tip;
+    private volatile long durable;
+    private volatile long appendedBytes;
+    private volatile long syncedBytes;
+    private volatile boolean closed;
+    private volatile Throwable failure;
+    private ByteBuffer frame = ByteBuffer.allocateDirect(64 * 1024).order(ByteOrder.LITTLE_ENDIAN);
+    private final Thread flusher;
+
+    private final boolean readOnly;
+    private final Object refreshLock = new Object();
+
+    private Journal(Path dir, JournalOptions options, FileChannel lockChannel, FileLock lock) {
+        this.readOnly = lock == null;
+        this.dir = dir;
+        this.options = options;
+        this.opener = options.opener();
+        this.lockChannel = lockChannel;
+        this.lock = lock;
+        this.segments = new CopyOnWriteArrayList<>();
+        this.maxPayload = options.maxRecordSize();
+        try {
+            if (readOnly) {
+                attach();
+            } else {
+                recover();
+            }
+        } catch (RuntimeException | Error e) {
+            if (active != null) {
+                try {
+                    active.close();
+                } catch (RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw e;
+        }
+        if (options.durability() == Durability.BATCH && !readOnly) {
+            flusher = Thread.ofPlatform().daemon().name("iolab-journal-flusher " + dir).unstarted(this::flushLoop);
+            flusher.start();
+        } else {
+            flusher = null;
+        }
+    }
+
+    /**
+     * Opens (creating if needed) the journal in {@code dir} for writing, recovering a torn tail.
+     *
+     * @param dir the journal directory (created when missing)
+     * @param options backend, durability, segment size, batch thresholds and preallocation
+     * @return the open journal; close it
+     * @throws JournalLockedException when another writer holds the journal
+     * @throws JournalCorruptedException when a segment other than the last one's tail is damaged
+     */
+    public static Journal open(Path dir, JournalOptions options) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw IolabException.io("create the journal directory", dir, e);
+        }
+        FileLock fileLock = acquire(dir);
+        FileChannel channel = (FileChannel) fileLock.acquiredBy();
+        try {
+            return new Journal(dir, options, channel, fileLock);
+        } catch (RuntimeException | Error e) {
+            closeQuietly(channel);
+            throw e;
+        }
+    }
+
+    /**
+     * Opens the journal in {@code dir} for reading only, without the writer's lock, so it works beside a
+     * writer in another process: readers and tailers see the records that writer appends (a tailer polls the
+     * files about every millisecond). Nothing is modified: a torn tail is not truncated, just not read.
+     * {@code append}, {@code sync} and {@code awaitDurable} throw.
+     *
+     * @param dir the journal directory
+     * @param options the backend used to read (the other options are ignored)
+     * @return the read-only journal; close it
+     * @throws JournalCorruptedException when a segment header other than the last one's is damaged
+     */
+    public static Journal openReadOnly(Path dir, JournalOptions options) {
+        if (!Files.isDirectory(dir)) {
+            throw new IolabException("no journal directory " + dir + ": give the directory a journal was opened in");
+        }
+        return new Journal(dir, options, null, null);
+    }
+
+    /** @return true when opened with {@link #openReadOnly(Path, JournalOptions)} */
+    public boolean isReadOnly() {
+        return readOnly;
+    }
+
+    /** Read-only open: the segments with valid headers, then the records of the last one. */
+    private void attach() {
+        List<Path> files = listSegments(dir);
+        for (int i = 0; i < files.size(); i++) {
+            Path file = files.get(i);
+            SegmentRef ref = readHeader(file);
+            if (ref == null) {
+                if (i == files.size() - 1) {
+                    break;
+                }
+                String problem;
+                try (StorageFile f = opener.open(file, false)) {
+                    ByteBuffer header = ByteBuffer.allocate(Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+                    problem = f.size() < Format.HEADER_SIZE ? "the file is shorter than a segment header"
+                            : Format.checkHeader(readFully(f, header), Format.parseName(file));
+                }
+                throw new JournalCorruptedException(file, 0, problem);
+            }
+            segments.add(ref);
+        }
+        if (segments.isEmpty()) {
+            throw new IolabException("no journal segments in " + dir + " (no valid *.seg file):"
+                    + " open it for writing first");
+        }
+        SegmentRef last = segments.getLast();
+        tip = new Tip(last, Format.HEADER_SIZE, last.firstSeq);
+        refresh();
+    }
+
+    private static ByteBuffer readFully(StorageFile f, ByteBuffer b) {
+        f.read(0, b);
+        return b;
+    }
+
+    /** @return the segment if its header is valid, else null (also while a writer is still creating it) */
+    private SegmentRef readHeader(Path file) {
+        StorageFile f;
+        try {
+            f = opener.open(file, false);
+        } catch (IolabException e) {
+            return null;
+        }
+        try (f) {
+            if (f.size() < Format.HEADER_SIZE) {
+                return null;
+            }
+            ByteBuffer header = readFully(f, ByteBuffer.allocate(Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN));
+            long nameSeq = Format.parseName(file);
+            return Format.checkHeader(header, nameSeq) == null ? new SegmentRef(nameSeq, file, header.getLong(24)) : null;
+        }
+    }
+
+    /**
+     * Read-only journals: scans for records (and segments) another writer appended since the last call.
+     *
+     * @return true when the tip moved
+     */
+    boolean refresh() {
+        if (!readOnly) {
+            return false;
+        }
+        synchronized (refreshLock) {
+            boolean changed = false;
+            for (;;) {
+                Tip t = tip;
+                SegmentRef ref = t.segment();
+                long end = t.end();
+                long next = t.nextSeq();
+                try (SegmentCursor c = new SegmentCursor(opener, ref.path, ref.capacity, openForRead(ref.path), end)) {
+                    while (c.next(ref.capacity, false) == SegmentCursor.Status.RECORD && c.sequence() == next) {
+                        next++;
+                        end = c.position();
+                    }
+                }
+                if (next != t.nextSeq()) {
+                    tip = new Tip(ref, end, next);
+                    durable = next - 1;
+                    changed = true;
+                }
+                Path following = dir.resolve(Format.fileName(next));
+                SegmentRef nextRef = Files.exists(following) ? readHeader(following) : null;
+                if (nextRef == null) {
+                    return changed;
+                }
+                ref.sealedEnd = end;
+                segments.add(nextRef);
+                tip = new Tip(nextRef, Format.HEADER_SIZE, next);
+                changed = true;
+            }
+        }
+    }
+
+    private static FileLock acquire(Path dir) {
+        Path lockFile = dir.resolve(LOCK_FILE);
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw IolabException.io("open the lock file", lockFile, e);
+        }
+        FileLock fileLock;
+        try {
+            fileLock = channel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            fileLock = null;
+        } catch (IOException e) {
+            closeQuietly(channel);
+            throw IolabException.io("lock", lockFile, e);
+        }
+        if (fileLock == null) {
+            closeQuietly(channel);
+            throw new JournalLockedException(lockFile);
+        }
+        return fileLock;
+    }
+
+    /**
+     * Cuts the journal in {@code dir} at its first damaged record (or segment header, or gap between segments)
+     * so that it opens and reads again: the damaged segment is zeroed from the damage on and every later
+     * segment is deleted. <b>The records from the damage on are lost</b>; run {@link #verify(Path)} first to
+     * see what they are. Takes the writer's lock; does nothing when there is no unrecoverable problem.
+     *
+     * @param dir the journal directory
+     * @return the report of the problems found before the repair
+     * @throws JournalLockedException when a writer has the journal open
+     */
+    public static VerifyReport repair(Path dir) {
+        FileLock fileLock = acquire(dir);
+        try {
+            VerifyReport report = verify(dir);
+            VerifyReport.Problem first = report.problems().stream().filter(p -> !p.recoverable()).findFirst()
+                    .orElse(null);
+            if (first == null) {
+                return report;
+            }
+            boolean deleting = false;
+            for (Path file : listSegments(dir)) {
+                if (file.equals(first.file())) {
+                    if (first.offset() < Format.HEADER_SIZE) {
+                        Files.delete(file);
+                    } else {
+                        try (StorageFile f = Backend.CHANNEL_HEAP.open(file, true)) {
+                            zeroTail(f, first.offset());
+                            f.force(true);
+                        }
+                    }
+                    deleting = true;
+                } else if (deleting) {
+                    Files.delete(file);
+                }
+            }
+            try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+                ch.force(true);
+            }
+            return report;
+        } catch (IOException e) {
+            throw IolabException.io("repair the journal in", dir, e);
+        } finally {
+            closeQuietly((FileChannel) fileLock.acquiredBy());
+        }
+    }
+
+    /**
+     * Checks every segment and record of the journal in {@code dir} without changing anything (it does not
+     * take the lock, so it can run beside a writer; the writer's tail may then show as torn).
+     *
+     * @param dir the journal directory
+     * @return the counts and every problem found
+     */
+    public static VerifyReport verify(Path dir) {
+        return Verifier.verify(dir, Backend.CHANNEL_HEAP::open);
+    }
+
+    // ---------------------------------------------------------------- recovery
+
+    private void recover() {
+        List<SegmentRef> found = new ArrayList<>();
+        List<Path> files = listSegments(dir);
+        long restart = 0;
+        for (int i = 0; i < files.size(); i++) {
+            Path file = files.get(i);
+            long nameSeq = Format.parseName(file);
+            boolean last = i == files.size() - 1;
+            ByteBuffer header = ByteBuffer.allocate(Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+            String problem;
+            try (StorageFile f = opener.open(file, false)) {
+                if (f.size() < Format.HEADER_SIZE) {
+                    problem = "the file is " + f.size() + " bytes, shorter than a segment header";
+                } else {
+                    f.read(0, header);
+                    problem = Format.checkHeader(header, nameSeq);
+                }
+                if (problem != null && last && Verifier.firstNonZero(f, Format.HEADER_SIZE, f.size()) < 0) {
+                    problem = "";
+                }
+            }
+            if (problem != null && problem.isEmpty()) {
+                deleteSegment(file);
+                restart = nameSeq;
+                continue;
+            }
+            if (problem != null) {
+                throw new JournalCorruptedException(file, 0, problem);
+            }
+            found.add(new SegmentRef(nameSeq, file, header.getLong(24)));
+        }
+        if (found.isEmpty()) {
+            SegmentRef first = new SegmentRef(restart, dir.resolve(Format.fileName(restart)), options.segmentSize());
+            active = createSegment(first);
+            segments.add(first);
+            tip = new Tip(first, Format.HEADER_SIZE, restart);
+            durable = restart - 1;
+            return;
+        }
+        segments.addAll(found);
+        SegmentRef last = found.getLast();
+        active = opener.open(last.path, true);
+        long expected = last.firstSeq;
+        long end;
+        try (SegmentCursor scan = new SegmentCursor(opener, last.path, last.capacity, opener.open(last.path, false))) {
+            for (;;) {
+                SegmentCursor.Status status = scan.next(last.capacity, false);
+                if (status != SegmentCursor.Status.RECORD || scan.sequence() != expected) {
+                    end = scan.recordStart();
+                    break;
+                }
+                expected++;
+            }
+        }
+        zeroTail(active, end);
+        tip = new Tip(last, end, expected);
+        durable = expected - 1;
+    }
+
+    /** Zeroes every non-zero byte range in {@code [from, size)} and syncs, so stale data never revives. */
+    private static void zeroTail(StorageFile f, long from) {
+        long size = f.size();
+        boolean wrote = false;
+        ByteBuffer chunk = ByteBuffer.allocateDirect(ZERO_CHUNK);
+        ByteBuffer zeros = ByteBuffer.allocateDirect(ZERO_CHUNK);
+        for (long p = from; p < size; ) {
+            int n = (int) Math.min(ZERO_CHUNK - (p % ZERO_CHUNK), size - p);
+            chunk.clear().limit(n);
+            f.read(p, chunk);
+            if (Verifier.nonZero(chunk.flip())) {
+                f.write(p, zeros.clear().limit(n));
+                wrote = true;
+            }
+            p += n;
+        }
+        if (wrote) {
+            f.force(true);
+        }
+    }
+
+    static List<Path> listSegments(Path dir) {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> Format.parseName(p) >= 0).sorted().toList();
+        } catch (IOException e) {
+            throw IolabException.io("list the journal directory", dir, e);
+        }
+    }
+
+    private StorageFile createSegment(SegmentRef ref) {
+        options.preallocation().prepare(ref.path, ref.capacity);
+        StorageFile f = opener.open(ref.path, true);
+        try {
+            f.write(0, Format.header(ref.firstSeq, ref.capacity));
+            f.force(true);
+        } catch (RuntimeException e) {
+            f.close();
+            throw e;
+        }
+        syncDirectory();
+        return f;
+    }
+
+    private void deleteSegment(Path file) {
+        try {
+            Files.delete(file);
+        } catch (IOException e) {
+            throw IolabException.io("delete the interrupted segment", file, e);
+        }
+        syncDirectory();
+    }
+
+    private void syncDirectory() {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (IOException e) {
+            throw IolabException.io("sync the journal directory", dir, e);
+        }
+    }
+
+    // ---------------------------------------------------------------- appending
+
+    /**
+     * Appends a record.
+     *
+     * @param payload the record's bytes (at most {@link JournalOptions#maxRecordSize()})
+     * @return the record's sequence
+     */
+    public long append(byte[] payload) {
+        return append(ByteBuffer.wrap(payload));
+    }
+
+    /**
+     * Appends a record.
+     *
+     * @param payload the record's bytes, from its position to its limit (at most
+     *        {@link JournalOptions#maxRecordSize()}); its position advances to its limit
+     * @return the record's sequence
+     */
+    public long append(ByteBuffer payload) {
+        int length = payload.remaining();
+        if (length > maxPayload) {
+            throw new IolabException("record of " + length + " bytes is larger than the largest record of journal "
+                    + dir + " (" + maxPayload + " bytes: the segment size " + options.segmentSize()
+                    + " minus 80); records are never split across segments: use a larger segment size or split"
+                    + " the record yourself");
+        }
+        long need = Format.align(Format.FRAME_HEADER + (long) length);
+        long seq;
+        writeLock.lock();
+        try {
+            checkUsable();
+            Tip t = tip;
+            if (t.end() + need > t.segment().capacity) {
+                roll(t);
+                t = tip;
+            }
+            seq = t.nextSeq();
+            ByteBuffer f = frame((int) need);
+            f.putInt(0, Format.FRAME_HEADER + length).putLong(8, seq);
+            f.put(Format.FRAME_HEADER, payload, payload.position(), length);
+            for (int i = Format.FRAME_HEADER + length; i < need; i++) {
+                f.put(i, (byte) 0);
+            }
+            crc.reset();
+            crc.update(f.limit(Format.FRAME_HEADER + length).position(8));
+            f.putInt(4, (int) crc.getValue());
+            f.limit((int) need).position(0);
+            active.write(t.end(), f);
+            payload.position(payload.limit());
+            tip = new Tip(t.segment(), t.end() + need, seq + 1);
+            appendedBytes += need;
+            if (options.durability() == Durability.ALWAYS) {
+                sync();
+            }
+        } finally {
+            writeLock.unlock();
+        }
+        if (tailWaiters.get() > 0) {
+            appendLock.lock();
+            try {
+                appended.signalAll();
+            } finally {
+                appendLock.unlock();
+            }
+        }
+        if (options.durability() == Durability.BATCH && appendedBytes - syncedBytes >= options.batchBytes()) {
+            sync();
+        }
+        return seq;
+    }
+
+    /**
+     * Appends a record.
+     *
+     * @param payload the record's bytes (at most {@link JournalOptions#maxRecordSize()})
+     * @return the record's sequence
+     */
+    public long append(MemorySegment payload) {
+        if (payload.byteSize() > maxPayload) {
+            throw new IolabException("record of " + payload.byteSize() + " bytes is larger than the largest record"
+                    + " of journal " + dir + " (" + maxPayload + " bytes); use a larger segment size");
+        }
+        return append(payload.asByteBuffer());
+    }
+
+    private ByteBuffer frame(int need) {
+        if (frame.capacity() < need) {
+            frame = ByteBuffer.allocateDirect(Math.max(need, frame.capacity() * 2)).order(ByteOrder.LITTLE_ENDIAN);
+        }
+        return frame.clear();
+    }
+
+    private void roll(Tip t) {
+        syncLock.lock();
+        try {
+            active.force(false);
+            syncedBytes = appendedBytes;
+            advanceDurable(t.nextSeq() - 1);
+            SegmentRef next = new SegmentRef(t.nextSeq(), dir.resolve(Format.fileName(t.nextSeq())),
+                    options.segmentSize());
+            StorageFile file = createSegment(next);
+            t.segment().sealedEnd = t.end();
+            StorageFile old = active;
+            active = file;
+            segments.add(next);
+            tip = new Tip(next, Format.HEADER_SIZE, t.nextSeq());
+            old.close();
+        } finally {
+            syncLock.unlock();
+        }
+    }
+
+    /** Makes every record appended so far durable and advances {@link #durableSequence()}. */
+    public void sync() {
+        syncLock.lock();
+        try {
+            checkUsable();
+            Tip t = tip;
+            long bytes = appendedBytes;
+            if (t.nextSeq() - 1 > durable) {
+                active.force(false);
+            }
+            syncedBytes = bytes;
+            advanceDurable(t.nextSeq() - 1);
+        } catch (RuntimeException | Error e) {
+            if (failure == null) {
+                failure = e;
+            }
+            wakeDurableWaiters();
+            throw e;
+        } finally {
+            syncLock.unlock();
+        }
+    }
+
+    private void advanceDurable(long seq) {
+        if (seq > durable) {
+            durable = seq;
+            wakeDurableWaiters();
+        }
+    }
+
+    private void wakeDurableWaiters() {
+        durableLock.lock();
+        try {
+            durableChanged.signalAll();
+        } finally {
+            durableLock.unlock();
+        }
+    }
+
+    /** @return the highest sequence known to be durable at the journal's level, -1 when none */
+    public long durableSequence() {
+        return durable;
+    }
+
+    /** @return the sequence the next append gets (the number of records when the journal starts at 0) */
+    public long nextSequence() {
+        refresh();
+        return tip.nextSeq();
+    }
+
+    /**
+     * Waits until record {@code seq} is durable. With {@link Durability#NONE} it syncs instead of waiting.
+     *
+     * @param seq an appended record's sequence
+     * @throws IolabException when {@code seq} was not appended yet, a sync failed, the journal was closed
+     *         before the record became durable, or the thread was interrupted (its interrupt status is kept)
+     */
+    public void awaitDurable(long seq) {
+        if (seq <= durable) {
+            return;
+        }
+        if (seq >= tip.nextSeq()) {
+            throw new IolabException("cannot wait for record " + seq + " of journal " + dir
+                    + " to be durable: it was not appended yet (next sequence " + tip.nextSeq() + ")");
+        }
+        if (options.durability() == Durability.NONE) {
+            sync();
+            return;
+        }
+        durableLock.lock();
+        try {
+            while (seq > durable) {
+                checkUsable();
+                durableChanged.await(10, TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IolabException("interrupted while waiting for record " + seq + " of journal " + dir
+                    + " to be durable");
+        } finally {
+            durableLock.unlock();
+        }
+    }
+
+    private void flushLoop() {
+        long interval = options.batchInterval().toNanos();
+        while (!closed) {
+            LockSupport.parkNanos(interval);
+            if (closed) {
+                return;
+            }
+            if (tip.nextSeq() - 1 > durable) {
+                try {
+                    sync();
+                } catch (RuntimeException | Error e) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private void checkUsable() {
+        if (readOnly) {
+            throw new IolabException("journal " + dir + " was opened read-only: open it with Journal.open to append"
+                    + " or sync");
+        }
+        Throwable f = failure;
+        if (f != null) {
+            throw new IolabException("journal " + dir + " failed earlier and can no longer append or sync: " + f
+                    + "; close it and open it again to recover", f);
+        }
+        if (closed) {
+            throw new IolabException("journal " + dir + " is closed");
+        }
+    }
+
+    // ---------------------------------------------------------------- reading
+
+    /**
+     * @param fromSeq the first sequence to read
+     * @return a reader of the records from {@code fromSeq} on; close it
+     */
+    public JournalReader reader(long fromSeq) {
+        return new Reader(new Cursor(this, checkFrom(fromSeq)));
+    }
+
+    /**
+     * Hands every record from {@code fromSeq} up to the last one appended to {@code visitor}, without copying.
+     *
+     * @param fromSeq the first sequence to read
+     * @param visitor receives each record; returns false to stop
+     * @return the number of records visited
+     * @throws JournalCorruptedException when a damaged record is reached
+     */
+    public long read(long fromSeq, RecordVisitor visitor) {
+        long n = 0;
+        try (Cursor c = new Cursor(this, checkFrom(fromSeq))) {
+            while (c.advance()) {
+                n++;
+                if (!visitor.visit(c.sequence(), c.payload())) {
+                    break;
+                }
+            }
+        }
+        return n;
+    }
+
+    /**
+     * @param fromSeq the first sequence to return (at most {@link #nextSequence()})
+     * @return a tailer that returns the records from {@code fromSeq} on, waiting for new ones; close it
+     */
+    public Tailer tailer(long fromSeq) {
+        return new TailerImpl(this, new Cursor(this, checkFrom(fromSeq)));
+    }
+
+    private long checkFrom(long fromSeq) {
+        refresh();
+        long first = segments.getFirst().firstSeq;
+        long next = tip.nextSeq();
+        if (fromSeq < first || fromSeq > next) {
+            throw new IolabException("journal " + dir + " has no record " + fromSeq + ": it holds " + first + ".."
+                    + (next - 1) + "; read from a sequence in that range (or " + next + " to wait for the next)");
+        }
+        return fromSeq;
+    }
+
+    Tip tip() {
+        return tip;
+    }
+
+    StorageOpener opener() {
+        return opener;
+    }
+
+    /**
+     * Opens a segment read-only for a reader. A mapped backend's writer cuts the file's zero tail when it
+     * seals a segment, so an open that races with that can fail once; it is retried a few times.
+     */
+    StorageFile openForRead(Path file) {
+        return openForRead(opener, file);
+    }
+
+    static StorageFile openForRead(StorageOpener opener, Path file) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return opener.open(file, false);
+            } catch (IolabException e) {
+                if (attempt >= 5) {
+                    throw e;
+                }
+                Thread.yield();
+            }
+        }
+    }
+
+    SegmentRef segmentFor(long seq) {
+        Object[] all = segments.toArray();
+        int lo = 0;
+        int hi = all.length - 1;
+        while (lo < hi) {
+            int mid = (lo + hi + 1) >>> 1;
+            if (((SegmentRef) all[mid]).firstSeq <= seq) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return (SegmentRef) all[lo];
+    }
+
+    SegmentRef segmentAfter(SegmentRef ref) {
+        int i = segments.indexOf(ref);
+        return i >= 0 && i + 1 < segments.size() ? segments.get(i + 1) : null;
+    }
+
+    /** Waits up to {@code nanos} for a record {@code seq} to be appended. */
+    void awaitAppend(long seq, long nanos) {
+        if (readOnly) {
+            LockSupport.parkNanos(Math.min(nanos, TimeUnit.MILLISECONDS.toNanos(1)));
+            return;
+        }
+        tailWaiters.incrementAndGet();
+        appendLock.lock();
+        try {
+            if (tip.nextSeq() <= seq && !closed) {
+                appended.awaitNanos(Math.min(nanos, TimeUnit.MILLISECONDS.toNanos(50)));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            appendLock.unlock();
+            tailWaiters.decrementAndGet();
+        }
+    }
+
+    /** @return the journal directory */
+    public Path directory() {
+        return dir;
+    }
+
+    /** @return the options it was opened with */
+    public JournalOptions options() {
+        return options;
+    }
+
+    /** @return how many segment files the journal has */
+    public int segmentCount() {
+        return segments.size();
+    }
+
+    /** Syncs, stops the group-commit thread and releases the files and the lock. Idempotent. */
+    @Override
+    public void close() {
+        writeLock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            if (readOnly) {
+                closed = true;
+                return;
+            }
+            try {
+                if (failure == null) {
+                    sync();
+                }
+            } finally {
+                closed = true;
+                if (flusher != null) {
+                    LockSupport.unpark(flusher);
+                    try {
+                        flusher.join();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                wakeDurableWaiters();
+                syncLock.lock();
+                try {
+                    active.close();
+                } finally {
+                    syncLock.unlock();
+                    try {
+                        lock.release();
+                    } catch (IOException e) {
+                        closeQuietly(lockChannel);
+                        throw IolabException.io("release the lock of", dir.resolve(LOCK_FILE), e);
+                    }
+                    closeQuietly(lockChannel);
+                }
+            }
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    private static void closeQuietly(FileChannel ch) {
+        try {
+            ch.close();
+        } catch (IOException ignored) {
+            // nothing more to release
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "Journal[" + dir + ", next " + tip.nextSeq() + ", durable " + durable + ", " + options + "]";
+    }
+
+    private static final class Reader implements JournalReader {
+        private final Cursor cursor;
+        private boolean ready;
+
+        Reader(Cursor cursor) {
+            this.cursor = cursor;
+        }
+
+        @Override
+        public boolean hasNext() {
+            if (!ready) {
+                ready = cursor.advance();
+            }
+            return ready;
+        }
+
+        @Override
+        public Record next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException("no record " + cursor.next() + " yet");
+            }
+            ready = false;
+            return record(cursor);
+        }
+
+        @Override
+        public void close() {
+            cursor.close();
+        }
+    }
+
+    private static Record record(Cursor cursor) {
+        ByteBuffer p = cursor.payload();
+        byte[] bytes = new byte[p.remaining()];
+        p.get(bytes);
+        return new Record(cursor.sequence(), bytes);
+    }
+
+    private static final class TailerImpl implements Tailer {
+        private final Journal journal;
+        private final Cursor cursor;
+
+        TailerImpl(Journal journal, Cursor cursor) {
+            this.journal = journal;
+            this.cursor = cursor;
+        }
+
+        @Override
+        public Record poll(Duration timeout) {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            for (;;) {
+                if (cursor.advance()) {
+                    return record(cursor);
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || Thread.currentThread().isInterrupted()) {
+                    return null;
+                }
+                journal.awaitAppend(cursor.next(), left);
+            }
+        }
+
+        @Override
+        public long nextSequence() {
+            return cursor.next();
+        }
+
+        @Override
+        public void close() {
+            cursor.close();
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package org.iolab.journal;
+
+import java.nio.file.Path;
+import org.iolab.IolabException;
+
+/**
+ * A journal segment holds bytes that are not a valid record where one must be: a bad CRC, length or
+ * sequence inside a sealed segment, a bad segment header, or a gap between segments. The journal never skips
+ * such a record; the message names the file, the offset and what is wrong.
+ */
+public final class JournalCorruptedException extends IolabException {
+    private static final long serialVersionUID = 1L;
+
+    /** The damaged file. */
+    private final transient Path file;
+    /** The byte offset of the damage in {@link #file()}. */
+    private final long offset;
+
+    /**
+     * @param file the damaged segment
+     * @param offset the byte offset of the damaged record or header
+     * @param what what is wrong there
+     */
+    public JournalCorruptedException(Path file, long offset, String what) {
+        super("journal corrupted: " + file + " at offset " + offset + ": " + what
+                + "; run 'iolab journal verify " + parent(file) + "' for a full report and 'iolab journal repair "
+                + parent(file) + "' to cut the journal at the last valid record (records after it are lost)");
+        this.file = file;
+        this.offset = offset;
+    }
+
+    private static Object parent(Path file) {
+        Path p = file.getParent();
+        return p == null ? "." : p;
+    }
+
+    /** @return the damaged segment file */
+    public Path file() {
+        return file;
+    }
+
+    /** @return the byte offset of the damage in {@link #file()} */
+    public long offset() {
+        return offset;
+    }
+}

@@ -1,0 +1,147 @@
+package org.iolab.journal;
+
+import java.time.Duration;
+import java.util.Objects;
+import org.iolab.IolabException;
+import org.iolab.catalogue.Preallocation;
+import org.iolab.storage.Backend;
+import org.iolab.storage.Durability;
+
+/**
+ * How a {@link Journal} is opened: immutable; each {@code withX} method returns a changed copy.
+ *
+ * <p>Defaults: {@link Backend#DEFAULT}, {@link Durability#BATCH}, 64 MiB segments, a group commit at least
+ * every 2 ms or every 1 MiB appended, segments preallocated with {@code fallocate}.
+ */
+public final class JournalOptions {
+    /** The default segment size: 64 MiB. */
+    public static final long DEFAULT_SEGMENT_SIZE = 64L << 20;
+
+    private final Backend backend;
+    private final Durability durability;
+    private final long segmentSize;
+    private final Duration batchInterval;
+    private final long batchBytes;
+    private final Preallocation preallocation;
+    private final StorageOpener opener;
+
+    private JournalOptions(Backend backend, Durability durability, long segmentSize, Duration batchInterval,
+            long batchBytes, Preallocation preallocation, StorageOpener opener) {
+        this.backend = Objects.requireNonNull(backend, "backend");
+        this.durability = Objects.requireNonNull(durability, "durability");
+        this.segmentSize = segmentSize;
+        this.batchInterval = Objects.requireNonNull(batchInterval, "batchInterval");
+        this.batchBytes = batchBytes;
+        this.preallocation = Objects.requireNonNull(preallocation, "preallocation");
+        this.opener = opener;
+    }
+
+    /** @return the default options */
+    public static JournalOptions defaults() {
+        return new JournalOptions(Backend.DEFAULT, Durability.BATCH, DEFAULT_SEGMENT_SIZE, Duration.ofMillis(2),
+                1L << 20, Preallocation.FALLOCATE, null);
+    }
+
+    /**
+     * @param value the storage backend segment files are written and read through
+     * @return a copy with it
+     */
+    public JournalOptions withBackend(Backend value) {
+        return new JournalOptions(value, durability, segmentSize, batchInterval, batchBytes, preallocation, null);
+    }
+
+    /**
+     * @param value when an append counts as durable (see {@link Durability})
+     * @return a copy with it
+     */
+    public JournalOptions withDurability(Durability value) {
+        return new JournalOptions(backend, value, segmentSize, batchInterval, batchBytes, preallocation, opener);
+    }
+
+    /**
+     * @param bytes the size of new segment files, a multiple of 8 from 4 KiB to 1 TiB; a record's payload can
+     *        be at most {@code bytes - 80} bytes
+     * @return a copy with it
+     */
+    public JournalOptions withSegmentSize(long bytes) {
+        if (bytes < 4096 || bytes > Format.MAX_CAPACITY || bytes % Format.ALIGN != 0) {
+            throw new IolabException("bad journal segment size " + bytes
+                    + ": use a multiple of 8 from 4096 (4 KiB) to 1 TiB");
+        }
+        return new JournalOptions(backend, durability, bytes, batchInterval, batchBytes, preallocation, opener);
+    }
+
+    /**
+     * @param interval with {@link Durability#BATCH}, the longest time between an append and the group commit
+     *        that makes it durable (at least 1 µs)
+     * @param bytes with {@link Durability#BATCH}, a group commit also runs in the appending thread once this
+     *        many bytes were appended since the last one (at least 1)
+     * @return a copy with them
+     */
+    public JournalOptions withBatch(Duration interval, long bytes) {
+        if (interval.toNanos() < 1000 || bytes < 1) {
+            throw new IolabException("bad batch thresholds " + interval + " / " + bytes
+                    + " bytes: use an interval of at least 1 µs and at least 1 byte");
+        }
+        return new JournalOptions(backend, durability, segmentSize, interval, bytes, preallocation, opener);
+    }
+
+    /**
+     * @param value how new segment files are preallocated: {@link Preallocation#NONE} (grown by writes),
+     *        {@link Preallocation#ZERO_FILL} (written full of zeros and synced) or {@link Preallocation#FALLOCATE}
+     * @return a copy with it
+     */
+    public JournalOptions withPreallocation(Preallocation value) {
+        return new JournalOptions(backend, durability, segmentSize, batchInterval, batchBytes, value, opener);
+    }
+
+    /** Tests: open files through {@code value} instead of the backend. */
+    JournalOptions withOpener(StorageOpener value) {
+        return new JournalOptions(backend, durability, segmentSize, batchInterval, batchBytes, preallocation, value);
+    }
+
+    /** @return the storage backend */
+    public Backend backend() {
+        return backend;
+    }
+
+    /** @return the durability level */
+    public Durability durability() {
+        return durability;
+    }
+
+    /** @return the size of new segment files in bytes */
+    public long segmentSize() {
+        return segmentSize;
+    }
+
+    /** @return the longest time between an append and its group commit ({@link Durability#BATCH}) */
+    public Duration batchInterval() {
+        return batchInterval;
+    }
+
+    /** @return the bytes appended that trigger a group commit in the appending thread ({@link Durability#BATCH}) */
+    public long batchBytes() {
+        return batchBytes;
+    }
+
+    /** @return how new segment files are preallocated */
+    public Preallocation preallocation() {
+        return preallocation;
+    }
+
+    /** @return the largest payload one record can have with these options */
+    public long maxRecordSize() {
+        return Math.min(Format.maxPayload(segmentSize), Integer.MAX_VALUE - 64);
+    }
+
+    StorageOpener opener() {
+        return opener != null ? opener : backend::open;
+    }
+
+    @Override
+    public String toString() {
+        return "JournalOptions[backend=" + backend + ", durability=" + durability + ", segmentSize=" + segmentSize
+                + ", batch=" + batchInterval + "/" + batchBytes + " bytes, preallocation=" + preallocation.label() + "]";
+    }
+}

@@ -1,0 +1,154 @@
+package org.iolab.journal;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.zip.CRC32C;
+import org.iolab.storage.StorageFile;
+
+/**
+ * Walks the records of one segment, reading through a bounded buffer. A length field is trusted only after
+ * it has been checked against the bytes that may be read, so a corrupt length can neither allocate more than
+ * a segment nor read out of bounds.
+ */
+final class SegmentCursor implements AutoCloseable {
+    enum Status { RECORD, END, BAD }
+
+    private static final int CHUNK = 256 * 1024;
+
+    private final StorageOpener opener;
+    private final Path path;
+    private final long capacity;
+    private StorageFile file;
+    private ByteBuffer buf;
+    private long bufStart;
+    private int bufLen;
+    private final CRC32C crc = new CRC32C();
+
+    private long pos;
+    private long knownSize = -1;
+    private long recordStart;
+    private long sequence;
+    private ByteBuffer payload;
+    private String problem;
+
+    SegmentCursor(StorageOpener opener, Path path, long capacity, StorageFile file) {
+        this(opener, path, capacity, file, Format.HEADER_SIZE);
+    }
+
+    SegmentCursor(StorageOpener opener, Path path, long capacity, StorageFile file, long start) {
+        this.opener = opener;
+        this.path = path;
+        this.capacity = capacity;
+        this.file = file;
+        this.pos = start;
+        this.buf = ByteBuffer.allocateDirect((int) Math.min(CHUNK, capacity)).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    Path path() {
+        return path;
+    }
+
+    /** @return the offset of the next record (after the last one returned) */
+    long position() {
+        return pos;
+    }
+
+    long recordStart() {
+        return recordStart;
+    }
+
+    long sequence() {
+        return sequence;
+    }
+
+    /** @return the last record's payload, a read-only view valid until the next call */
+    ByteBuffer payload() {
+        return payload;
+    }
+
+    String problem() {
+        return problem;
+    }
+
+    /**
+     * Reads the record at {@link #position()}.
+     *
+     * @param limit bytes of the segment that may hold records
+     * @param exact true when records are known to fill {@code [header, limit)} exactly (the writer's own tip,
+     *        or the end of a segment sealed by this process), false when the end is found by a zero length
+     * @return RECORD (see {@link #sequence()}, {@link #payload()}), END, or BAD (see {@link #problem()})
+     */
+    Status next(long limit, boolean exact) {
+        long lim = Math.min(limit, capacity);
+        if (knownSize < lim) {
+            knownSize = file.size();
+            if (exact && knownSize < lim) {
+                reopen();
+                knownSize = file.size();
+            }
+        }
+        lim = Math.min(lim, knownSize);
+        recordStart = pos;
+        if (pos + Format.FRAME_HEADER > lim) {
+            if (exact && pos < limit) {
+                return bad("the file ends at " + lim + ", before the end of written data at " + limit);
+            }
+            return Status.END;
+        }
+        fill(pos, Format.FRAME_HEADER, lim);
+        int at = (int) (pos - bufStart);
+        int length = buf.getInt(at);
+        if (length == 0) {
+            return exact ? bad("zero length before the end of written data at " + limit) : Status.END;
+        }
+        if (length < Format.FRAME_HEADER || length > lim - pos) {
+            return bad("record length " + Integer.toUnsignedString(length) + " is out of range (at least "
+                    + Format.FRAME_HEADER + ", at most the " + (lim - pos) + " bytes left in the segment)");
+        }
+        fill(pos, length, lim);
+        at = (int) (pos - bufStart);
+        int stored = buf.getInt(at + 4);
+        crc.reset();
+        crc.update(buf.duplicate().limit(at + length).position(at + 8));
+        int computed = (int) crc.getValue();
+        if (stored != computed) {
+            return bad(String.format("record CRC32C mismatch (stored 0x%08x, computed 0x%08x over %d bytes)",
+                    stored, computed, length - 8));
+        }
+        sequence = buf.getLong(at + 8);
+        payload = buf.slice(at + Format.FRAME_HEADER, length - Format.FRAME_HEADER).asReadOnlyBuffer();
+        pos += Format.align(length);
+        return Status.RECORD;
+    }
+
+    private Status bad(String what) {
+        problem = what;
+        return Status.BAD;
+    }
+
+    /** Makes {@code [p, p + n)} available in the buffer; {@code p + n <= lim}. */
+    private void fill(long p, int n, long lim) {
+        if (p >= bufStart && p + n <= bufStart + bufLen) {
+            return;
+        }
+        int want = (int) Math.max(n, Math.min(Math.max(CHUNK, buf.capacity()), lim - p));
+        if (buf.capacity() < want) {
+            buf = ByteBuffer.allocateDirect(want).order(ByteOrder.LITTLE_ENDIAN);
+        }
+        buf.clear().limit(want);
+        file.read(p, buf);
+        bufStart = p;
+        bufLen = want;
+    }
+
+    private void reopen() {
+        file.close();
+        file = Journal.openForRead(opener, path);
+    }
+
+    @Override
+    public void close() {
+        file.close();
+    }
+}

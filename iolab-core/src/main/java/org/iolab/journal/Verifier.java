@@ -1,0 +1,123 @@
+package org.iolab.journal;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.iolab.IolabException;
+import org.iolab.storage.StorageFile;
+
+/** {@link Journal#verify(Path)}: a read-only check of every segment and record. */
+final class Verifier {
+    private static final int CHUNK = 1 << 20;
+
+    private Verifier() {
+    }
+
+    static VerifyReport verify(Path dir, StorageOpener opener) {
+        if (!Files.isDirectory(dir)) {
+            throw new IolabException("no journal directory " + dir + ": give the directory a journal was opened in");
+        }
+        List<Path> files = Journal.listSegments(dir);
+        List<VerifyReport.Problem> problems = new ArrayList<>();
+        long records = 0;
+        long bytes = 0;
+        long expectedNext = -1;
+        Path previous = null;
+        long previousEnd = 0;
+        for (int i = 0; i < files.size(); i++) {
+            Path file = files.get(i);
+            boolean last = i == files.size() - 1;
+            long nameSeq = Format.parseName(file);
+            try (StorageFile f = opener.open(file, false)) {
+                long size = f.size();
+                ByteBuffer header = ByteBuffer.allocate(Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+                String bad;
+                if (size < Format.HEADER_SIZE) {
+                    bad = "the file is " + size + " bytes, shorter than a segment header";
+                } else {
+                    f.read(0, header);
+                    bad = Format.checkHeader(header, nameSeq);
+                }
+                if (bad != null) {
+                    boolean empty = firstNonZero(f, Format.HEADER_SIZE, size) < 0;
+                    problems.add(new VerifyReport.Problem(file, 0, bad + (last && empty
+                            ? " (the last segment holds no data: the next open deletes it)" : ""), last && empty));
+                    expectedNext = -1;
+                    continue;
+                }
+                if (expectedNext >= 0 && nameSeq != expectedNext) {
+                    problems.add(new VerifyReport.Problem(previous, previousEnd, "the segment's records end before"
+                            + " sequence " + expectedNext + " but the next segment starts at " + nameSeq, false));
+                }
+                long capacity = header.getLong(24);
+                long expected = nameSeq;
+                try (SegmentCursor c = new SegmentCursor(opener, file, capacity, opener.open(file, false))) {
+                    for (;;) {
+                        SegmentCursor.Status status = c.next(capacity, false);
+                        if (status == SegmentCursor.Status.END) {
+                            long garbage = last ? firstNonZero(f, c.position(), Math.min(size, capacity)) : -1;
+                            if (garbage >= 0) {
+                                problems.add(new VerifyReport.Problem(file, garbage, "non-zero bytes after the end of"
+                                        + " the data at " + c.position() + " (an unacknowledged, partly written tail)",
+                                        true));
+                            }
+                            break;
+                        }
+                        if (status == SegmentCursor.Status.BAD || c.sequence() != expected) {
+                            String what = status == SegmentCursor.Status.BAD ? c.problem()
+                                    : "record has sequence " + c.sequence() + " where " + expected + " was expected";
+                            problems.add(new VerifyReport.Problem(file, c.recordStart(), what, last));
+                            break;
+                        }
+                        expected++;
+                        records++;
+                        bytes += c.position() - c.recordStart();
+                    }
+                    previousEnd = c.recordStart();
+                }
+                expectedNext = expected;
+                previous = file;
+            }
+        }
+        return new VerifyReport(dir, files.size(), records, bytes, problems);
+    }
+
+    /** @return the offset of the first non-zero byte in {@code [from, to)} of {@code f}, or -1 */
+    static long firstNonZero(StorageFile f, long from, long to) {
+        long end = Math.min(to, f.size());
+        ByteBuffer chunk = ByteBuffer.allocateDirect(CHUNK);
+        for (long p = from; p < end; ) {
+            int n = (int) Math.min(CHUNK, end - p);
+            chunk.clear().limit(n);
+            f.read(p, chunk);
+            chunk.flip();
+            for (int i = 0; i < n; i++) {
+                if (chunk.get(i) != 0) {
+                    return p + i;
+                }
+            }
+            p += n;
+        }
+        return -1;
+    }
+
+    /** @return true when {@code b} (position to limit) holds a non-zero byte */
+    static boolean nonZero(ByteBuffer b) {
+        int i = b.position();
+        int end = b.limit();
+        for (; i + 8 <= end; i += 8) {
+            if (b.getLong(i) != 0) {
+                return true;
+            }
+        }
+        for (; i < end; i++) {
+            if (b.get(i) != 0) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,59 @@
+package org.iolab.journal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import org.iolab.IolabException;
+import org.iolab.catalogue.Preallocation;
+import org.iolab.storage.Backend;
+import org.iolab.storage.Durability;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** A read-only journal follows a writer it shares nothing with but the files (as another process would). */
+class JournalReadOnlyTest {
+    @TempDir
+    Path tmp;
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void aReadOnlyTailerFollowsAnotherWriter(Backend backend) throws Exception {
+        JournalOptions o = JournalOptions.defaults().withBackend(backend).withSegmentSize(8192)
+                .withDurability(Durability.NONE).withPreallocation(Preallocation.NONE);
+        int n = 1500;
+        assertThrows(IolabException.class, () -> Journal.openReadOnly(tmp.resolve("missing"), o));
+        try (Journal writer = Journal.open(tmp, o)) {
+            writer.append(Payloads.of(0, Payloads.size(0, 300)));
+            try (Journal ro = Journal.openReadOnly(tmp, o); Tailer tailer = ro.tailer(0)) {
+                assertTrue(ro.isReadOnly());
+                assertEquals(1, ro.nextSequence());
+                assertThrows(IolabException.class, () -> ro.append(new byte[1]));
+                CompletableFuture<Void> appends = CompletableFuture.runAsync(() -> {
+                    for (int i = 1; i < n; i++) {
+                        writer.append(Payloads.of(i, Payloads.size(i, 300)));
+                    }
+                });
+                for (long seq = 0; seq < n; seq++) {
+                    Record rec = tailer.poll(Duration.ofSeconds(10));
+                    assertNotNull(rec, "timed out at " + seq);
+                    assertEquals(seq, rec.sequence());
+                    assertArrayEquals(Payloads.of(seq, Payloads.size(seq, 300)), rec.payload());
+                }
+                appends.get();
+                assertTrue(writer.segmentCount() > 5);
+                long[] count = {0};
+                ro.read(0, (seq, payload) -> count[0]++ >= 0);
+                assertEquals(n, count[0]);
+            }
+        }
+        assertTrue(Files.exists(tmp.resolve("journal.lock")));
+    }
+}

@@ -1,0 +1,297 @@
+package org.iolab.journal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.stream.Stream;
+import org.iolab.catalogue.Preallocation;
+import org.iolab.storage.Backend;
+import org.iolab.storage.Durability;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Torn tails are truncated; damage anywhere else raises {@link JournalCorruptedException}. */
+class JournalRecoveryTest {
+    private static final int N = 100;
+    private static final int MAX = 300;
+
+    @TempDir
+    Path tmp;
+
+    private static JournalOptions options(Backend backend, Preallocation p) {
+        return JournalOptions.defaults().withBackend(backend).withSegmentSize(4096).withPreallocation(p)
+                .withDurability(Durability.NONE);
+    }
+
+    /** Writes N records; returns the segment files in order. */
+    private static List<Path> build(Path dir, JournalOptions o) throws IOException {
+        try (Journal j = Journal.open(dir, o)) {
+            for (int i = 0; i < N; i++) {
+                j.append(Payloads.of(i, Payloads.size(i, MAX)));
+            }
+        }
+        return Journal.listSegments(dir);
+    }
+
+    private static void copyDir(Path from, Path to) throws IOException {
+        Files.createDirectories(to);
+        try (Stream<Path> s = Files.list(from)) {
+            for (Path p : s.toList()) {
+                Files.copy(p, to.resolve(p.getFileName()));
+            }
+        }
+    }
+
+    private static void write(Path file, long offset, byte[] bytes) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(bytes), offset);
+        }
+    }
+
+    /** @return the records readable from 0 (throws on corruption) */
+    private static List<Record> readAll(Journal j) {
+        List<Record> out = new ArrayList<>();
+        try (JournalReader r = j.reader(0)) {
+            while (r.hasNext()) {
+                out.add(r.next());
+            }
+        }
+        return out;
+    }
+
+    private static void assertOriginal(List<Record> records) {
+        for (int i = 0; i < records.size(); i++) {
+            assertEquals(new Record(i, Payloads.of(i, Payloads.size(i, MAX))), records.get(i), "record " + i);
+        }
+    }
+
+    /** The offset of the last record in the last segment (walking the frames). */
+    private static long lastRecordStart(Path segment) throws IOException {
+        ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(segment)).order(ByteOrder.LITTLE_ENDIAN);
+        long pos = Format.HEADER_SIZE;
+        long last = -1;
+        while (pos + 16 <= b.capacity() && b.getInt((int) pos) != 0) {
+            last = pos;
+            pos += Format.align(b.getInt((int) pos));
+        }
+        return last;
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Backend.class, names = {"SEGMENT", "RANDOM_ACCESS_FILE"})
+    void aTornLastRecordIsTruncatedAtEveryByteOffset(Backend backend) throws IOException {
+        for (Preallocation p : new Preallocation[] {Preallocation.NONE, Preallocation.FALLOCATE}) {
+            JournalOptions o = options(backend, p);
+            Path pristine = tmp.resolve("pristine-" + p.label());
+            List<Path> segs = build(pristine, o);
+            Path lastSeg = segs.getLast();
+            long start = lastRecordStart(lastSeg);
+            ByteBuffer whole = ByteBuffer.wrap(Files.readAllBytes(lastSeg)).order(ByteOrder.LITTLE_ENDIAN);
+            long end = start + Format.align(whole.getInt((int) start));
+            for (long cut = start; cut < end; cut++) {
+                Path dir = tmp.resolve("cut-" + p.label() + "-" + cut);
+                copyDir(pristine, dir);
+                Path seg = dir.resolve(lastSeg.getFileName());
+                if (p == Preallocation.NONE) {
+                    try (FileChannel ch = FileChannel.open(seg, StandardOpenOption.WRITE)) {
+                        ch.truncate(cut);
+                    }
+                } else {
+                    byte[] garbage = new byte[(int) (end - cut)];
+                    if (cut % 2 == 0) {
+                        new SplittableRandom(cut).nextBytes(garbage);
+                    }
+                    write(seg, cut, garbage);
+                }
+                boolean padding = cut >= start + 16 + Payloads.size(N - 1, MAX);
+                long expect = padding ? N : N - 1;
+                try (Journal j = Journal.open(dir, o)) {
+                    assertEquals(expect, j.nextSequence(), "cut at " + cut);
+                    List<Record> records = readAll(j);
+                    assertEquals(expect, records.size());
+                    assertOriginal(records);
+                    assertEquals(expect, j.append(Payloads.of(expect, Payloads.size(expect, MAX))));
+                }
+                try (Journal j = Journal.open(dir, o)) {
+                    List<Record> records = readAll(j);
+                    assertEquals(expect + 1, records.size());
+                    assertOriginal(records);
+                }
+                assertTrue(Journal.verify(dir).ok());
+            }
+        }
+    }
+
+    @Test
+    void aFlippedByteInASealedSegmentIsReportedWithFileAndOffset() throws IOException {
+        Path pristine = tmp.resolve("pristine");
+        List<Path> segs = build(pristine, options(Backend.DEFAULT, Preallocation.FALLOCATE));
+        assertTrue(segs.size() >= 3);
+        // a payload byte of the second record of the first segment
+        ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(segs.getFirst())).order(ByteOrder.LITTLE_ENDIAN);
+        long second = Format.HEADER_SIZE + Format.align(b.getInt(Format.HEADER_SIZE));
+        Path dir = tmp.resolve("flip");
+        copyDir(pristine, dir);
+        Path seg = dir.resolve(segs.getFirst().getFileName());
+        write(seg, second + 8, new byte[] {(byte) (b.get((int) second + 8) ^ 0x10)});
+        try (Journal j = Journal.open(dir, options(Backend.DEFAULT, Preallocation.FALLOCATE))) {
+            JournalCorruptedException e = assertThrows(JournalCorruptedException.class, () -> readAll(j));
+            assertEquals(seg, e.file());
+            assertEquals(second, e.offset());
+            assertTrue(e.getMessage().contains(seg.toString()) && e.getMessage().contains("offset " + second)
+                    && e.getMessage().contains("iolab journal verify"), e.getMessage());
+            List<Record> first = new ArrayList<>();
+            j.read(0, (seq, payload) -> first.add(new Record(seq, new byte[0])) && false);
+            assertEquals(1, first.size(), "the records before the damage are still readable");
+        }
+        VerifyReport report = Journal.verify(dir);
+        assertFalse(report.ok());
+        assertEquals(seg, report.problems().getFirst().file());
+        assertEquals(second, report.problems().getFirst().offset());
+
+        Path header = tmp.resolve("header");
+        copyDir(pristine, header);
+        write(header.resolve(segs.getFirst().getFileName()), 20, new byte[] {42});
+        JournalCorruptedException e = assertThrows(JournalCorruptedException.class,
+                () -> Journal.open(header, options(Backend.DEFAULT, Preallocation.FALLOCATE)).close());
+        assertEquals(0, e.offset());
+        assertTrue(e.getMessage().contains("header"), e.getMessage());
+    }
+
+    @Test
+    void repairCutsTheJournalAtTheFirstDamage() throws IOException {
+        JournalOptions o = options(Backend.DEFAULT, Preallocation.FALLOCATE);
+        Path dir = tmp.resolve("j");
+        List<Path> segs = build(dir, o);
+        ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(segs.get(1))).order(ByteOrder.LITTLE_ENDIAN);
+        long firstOfSecond = Format.parseName(segs.get(1));
+        long third = Format.HEADER_SIZE + Format.align(b.getInt(Format.HEADER_SIZE));
+        third += Format.align(b.getInt((int) third));
+        write(segs.get(1), third + 12, new byte[] {(byte) (b.get((int) third + 12) ^ 1)});
+        try (Journal j = Journal.open(dir, o)) {
+            assertThrows(JournalLockedException.class, () -> Journal.repair(j.directory()));
+        }
+        VerifyReport before = Journal.repair(dir);
+        assertFalse(before.ok());
+        assertTrue(Journal.verify(dir).ok(), Journal.verify(dir).problems().toString());
+        assertEquals(2, Journal.listSegments(dir).size());
+        try (Journal j = Journal.open(dir, o)) {
+            List<Record> records = readAll(j);
+            assertEquals(firstOfSecond + 2, records.size());
+            assertOriginal(records);
+            assertEquals(firstOfSecond + 2, j.append(new byte[] {7}));
+        }
+    }
+
+    @Test
+    void aGarbageLengthNeverAllocatesOrHangs() throws IOException {
+        JournalOptions o = options(Backend.DEFAULT, Preallocation.FALLOCATE);
+        Path pristine = tmp.resolve("pristine");
+        List<Path> segs = build(pristine, o);
+        byte[] huge = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, 0x7fffffff).array();
+        byte[] negative = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, 0x80000000).array();
+        for (byte[] length : new byte[][] {huge, negative}) {
+            // in the last segment: a torn tail, truncated
+            Path tail = tmp.resolve("tail" + length[3]);
+            copyDir(pristine, tail);
+            Path last = tail.resolve(segs.getLast().getFileName());
+            write(last, lastRecordStart(last), length);
+            try (Journal j = Journal.open(tail, o)) {
+                assertEquals(N - 1, j.nextSequence());
+                assertOriginal(readAll(j));
+            }
+            // in a sealed segment: corruption
+            Path sealed = tmp.resolve("sealed" + length[3]);
+            copyDir(pristine, sealed);
+            write(sealed.resolve(segs.get(1).getFileName()), Format.HEADER_SIZE, length);
+            try (Journal j = Journal.open(sealed, o)) {
+                JournalCorruptedException e = assertThrows(JournalCorruptedException.class, () -> readAll(j));
+                assertEquals(Format.HEADER_SIZE, e.offset());
+                assertTrue(e.getMessage().contains("length"), e.getMessage());
+            }
+            assertFalse(Journal.verify(sealed).ok());
+        }
+    }
+
+    @Test
+    void anInterruptedSegmentCreationIsDeleted() throws IOException {
+        JournalOptions o = options(Backend.DEFAULT, Preallocation.FALLOCATE);
+        Path dir = tmp.resolve("j");
+        build(dir, o);
+        Path ghost = dir.resolve(Format.fileName(N));
+        Files.write(ghost, new byte[4096]);
+        try (Journal j = Journal.open(dir, o)) {
+            assertEquals(N, j.nextSequence());
+            assertOriginal(readAll(j));
+        }
+    }
+
+    /**
+     * Property: whatever is flipped, zeroed, truncated or overwritten with a garbage length, open, read and
+     * verify return only original records or throw {@link JournalCorruptedException}; damage in a sealed
+     * segment is never skipped.
+     */
+    @Test
+    void randomDamageNeverYieldsAWrongRecord() throws IOException {
+        JournalOptions o = options(Backend.DEFAULT, Preallocation.FALLOCATE);
+        Path pristine = tmp.resolve("pristine");
+        List<Path> segs = build(pristine, o);
+        for (int seed = 0; seed < 300; seed++) {
+            SplittableRandom rnd = new SplittableRandom(seed);
+            Path dir = tmp.resolve("r" + seed);
+            copyDir(pristine, dir);
+            int which = rnd.nextInt(segs.size());
+            Path seg = dir.resolve(segs.get(which).getFileName());
+            long size = Files.size(seg);
+            long at = rnd.nextLong(size);
+            byte[] before = Files.readAllBytes(seg);
+            switch (rnd.nextInt(4)) {
+                case 0 -> write(seg, at, new byte[] {(byte) (before[(int) at] ^ (1 << rnd.nextInt(8)))});
+                case 1 -> write(seg, at & -512, new byte[(int) Math.min(512, size - (at & -512))]);
+                case 2 -> {
+                    try (FileChannel ch = FileChannel.open(seg, StandardOpenOption.WRITE)) {
+                        ch.truncate(at);
+                    }
+                }
+                default -> write(seg, at & -8, ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN)
+                        .putInt(0, rnd.nextInt()).array());
+            }
+            boolean changed = !java.util.Arrays.equals(before, Files.readAllBytes(seg));
+            boolean sealed = which < segs.size() - 1;
+            VerifyReport report = Journal.verify(dir);
+            List<Record> records = new ArrayList<>();
+            boolean corrupt = false;
+            try (Journal j = Journal.open(dir, o); JournalReader r = j.reader(0)) {
+                while (r.hasNext()) {
+                    records.add(r.next());
+                }
+            } catch (JournalCorruptedException e) {
+                corrupt = true;
+            } catch (RuntimeException e) {
+                fail("seed " + seed + ": unexpected " + e, e);
+            }
+            assertOriginal(records);
+            if (sealed && changed && !corrupt) {
+                assertEquals(N, records.size(), "seed " + seed + ": damage in a sealed segment was skipped");
+            }
+            if (corrupt) {
+                assertFalse(report.ok(), "seed " + seed + ": verify missed what open/read found");
+            }
+        }
+    }
+}
