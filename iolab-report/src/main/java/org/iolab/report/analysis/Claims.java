@@ -320,7 +320,8 @@ public final class Claims {
         }
         if (pairs.isEmpty()) {
             return new ClaimCheck(claim, THOMPSON, "needs the same write with and without preallocation;"
-                    + " ./iolab bench --prealloc none,fallocate measures it", Verdict.NOT_MEASURED);
+                    + " run ./iolab bench --prealloc none and --prealloc fallocate, then ./iolab compare the two"
+                    + " results", Verdict.NOT_MEASURED);
         }
         List<Verdict> verdicts = new ArrayList<>();
         List<String> parts = new ArrayList<>();
@@ -407,7 +408,7 @@ public final class Claims {
                 + " the device";
         OptionalDouble device = PageCacheTruth.deviceBandwidth(run);
         if (device.isEmpty()) {
-            return new ClaimCheck(claim, JIB, "needs cold reads (./iolab bench --cache warm,cold) or the fio"
+            return new ClaimCheck(claim, JIB, "needs cold reads (./iolab bench --cache both) or the fio"
                     + " baseline to know the device's bandwidth", Verdict.NOT_MEASURED);
         }
         double dev = device.getAsDouble();
@@ -419,7 +420,7 @@ public final class Claims {
                 .max(byMedian);
         if (warm.isEmpty()) {
             return new ClaimCheck(claim, JIB, "device " + Rates.format(dev, "B/s") + " (" + source + "); needs"
-                    + " warm reads (./iolab bench --cache warm,cold)", Verdict.NOT_MEASURED);
+                    + " warm reads (./iolab bench --cache both)", Verdict.NOT_MEASURED);
         }
         Stats w = warm.get().stats();
         StringBuilder text = new StringBuilder("device ").append(Rates.format(dev, "B/s")).append(" (")
