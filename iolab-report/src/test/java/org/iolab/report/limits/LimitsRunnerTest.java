@@ -29,8 +29,8 @@ class LimitsRunnerTest {
         assertEquals(Fio.available(), r.limits().stream().anyMatch(l -> l.tool().equals("fio")), r::toString);
         assertEquals(!Fio.available(), r.notes().contains(LimitsRunner.NO_FIO), r::toString);
         if (cc) {
-            // read and fread warm and cold, mmap warm and cold, write
-            assertEquals(7, r.limits().stream().filter(l -> l.tool().equals("c")).count(), r::toString);
+            // read and fread warm and cold, mmap warm and cold, write with and without fdatasync
+            assertEquals(8, r.limits().stream().filter(l -> l.tool().equals("c")).count(), r::toString);
         }
         try (var files = Files.list(dir)) {
             assertEquals(List.of(data), files.toList(), "only the data file is left");
