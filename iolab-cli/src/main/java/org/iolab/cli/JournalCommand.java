@@ -1,0 +1,403 @@
+package org.iolab.cli;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
+import org.iolab.IolabException;
+import org.iolab.Sizes;
+import org.iolab.journal.Journal;
+import org.iolab.journal.JournalOptions;
+import org.iolab.journal.JournalReader;
+import org.iolab.journal.Record;
+import org.iolab.journal.Tailer;
+import org.iolab.journal.VerifyReport;
+import org.iolab.storage.Backend;
+import org.iolab.storage.Durability;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code iolab journal}: append to, read, tail, verify, repair and describe a journal directory. Records are
+ * lines: {@code append} stores each line of standard input (without its newline) as one record, and
+ * {@code read} / {@code tail} print each record followed by a newline.
+ */
+@Command(name = "journal", mixinStandardHelpOptions = true,
+        description = "Crash-safe append-only journal: append lines, read, tail, verify, repair, stats.",
+        subcommands = {JournalCommand.Append.class, JournalCommand.Read.class, JournalCommand.Tail.class,
+                JournalCommand.Verify.class, JournalCommand.Repair.class, JournalCommand.Stats.class})
+public final class JournalCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** Creates the command (picocli instantiates it). */
+    public JournalCommand() {
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    private static Backend backend(String label) {
+        return label == null ? Backend.DEFAULT : Backend.parse(label);
+    }
+
+    private static Path existing(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            throw new IolabException("no journal directory " + dir
+                    + (Files.exists(dir) ? " (it is a file)" : " (it does not exist)"));
+        }
+        return dir;
+    }
+
+    private static Journal openForReading(Path dir, String backend) {
+        return Journal.openReadOnly(existing(dir), JournalOptions.defaults().withBackend(backend(backend)));
+    }
+
+    private static long checkFrom(Journal journal, Long from) {
+        if (from == null) {
+            return 0;
+        }
+        long next = journal.nextSequence();
+        if (from < 0 || from > next) {
+            throw new IolabException("bad --from " + from + ": use a sequence from 0 to " + next
+                    + " (the next sequence of " + journal.directory() + ")");
+        }
+        return from;
+    }
+
+    private static void writeLine(OutputStream out, byte[] payload) throws IOException {
+        out.write(payload);
+        out.write('\n');
+    }
+
+    private static List<Path> segmentFiles(Path dir) {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".seg")).sorted().toList();
+        } catch (IOException e) {
+            throw IolabException.io("list the journal directory", dir, e);
+        }
+    }
+
+    /** {@code iolab journal append}. */
+    @Command(name = "append", mixinStandardHelpOptions = true,
+            description = "Appends each line of standard input as a record; prints each record's sequence,"
+                    + " one per line, once it is durable at the chosen level.")
+    static final class Append implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "DIR", description = "the journal directory (created when missing)")
+        Path dir;
+
+        @Option(names = "--durability", paramLabel = "LEVEL", defaultValue = "batch",
+                description = "none, batch or always (default: ${DEFAULT-VALUE})")
+        String durability;
+
+        @Option(names = "--backend", paramLabel = "NAME",
+                description = "raf, channel-heap, channel-direct, mapped or segment (default: segment)")
+        String backend;
+
+        @Option(names = "--segment-size", paramLabel = "SIZE",
+                description = "size of new segment files, e.g. 64k, 64m (default: 64m)")
+        String segmentSize;
+
+        private volatile long appended = -1;
+        private volatile boolean done;
+
+        @Override
+        public Integer call() throws Exception {
+            JournalOptions options = JournalOptions.defaults().withDurability(Durability.parse(durability))
+                    .withBackend(backend(backend));
+            if (segmentSize != null) {
+                options = options.withSegmentSize(Sizes.parse(segmentSize, "--segment-size"));
+            }
+            if (Files.exists(dir) && !Files.isDirectory(dir)) {
+                throw new IolabException("journal directory " + dir + " is a file");
+            }
+            OutputStream out = new BufferedOutputStream(System.out, 1 << 16);
+            try (Journal journal = Journal.open(dir, options);
+                    InputStream in = new BufferedInputStream(System.in, 1 << 16)) {
+                if (options.durability() == Durability.BATCH) {
+                    appendBatch(journal, in, out);
+                } else {
+                    LineReader lines = new LineReader(in);
+                    for (byte[] line; (line = lines.next()) != null; ) {
+                        long seq = journal.append(line);
+                        out.write(Long.toString(seq).getBytes(StandardCharsets.US_ASCII));
+                        out.write('\n');
+                        out.flush();
+                    }
+                    journal.sync();
+                }
+            }
+            out.flush();
+            return 0;
+        }
+
+        /** Appends in this thread; another prints sequences as the durable sequence passes them. */
+        private void appendBatch(Journal journal, InputStream in, OutputStream out) throws Exception {
+            long first = journal.nextSequence();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread printer = Thread.ofPlatform().name("journal-ack").start(() -> {
+                try {
+                    printDurable(journal, first, out);
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+            });
+            try {
+                LineReader lines = new LineReader(in);
+                for (byte[] line; (line = lines.next()) != null && failure.get() == null; ) {
+                    appended = journal.append(line);
+                    LockSupport.unpark(printer);
+                }
+                journal.sync();
+            } finally {
+                done = true;
+                LockSupport.unpark(printer);
+                printer.join();
+            }
+            Throwable t = failure.get();
+            if (t instanceof RuntimeException e) {
+                throw e;
+            } else if (t instanceof IOException e) {
+                throw e;
+            } else if (t != null) {
+                throw new IllegalStateException(t);
+            }
+        }
+
+        private void printDurable(Journal journal, long first, OutputStream out) throws IOException {
+            long next = first;
+            while (true) {
+                long last = appended;
+                if (next <= last) {
+                    journal.awaitDurable(next);
+                    long upTo = Math.min(journal.durableSequence(), last);
+                    for (; next <= upTo; next++) {
+                        out.write(Long.toString(next).getBytes(StandardCharsets.US_ASCII));
+                        out.write('\n');
+                    }
+                    out.flush();
+                } else if (done && next > appended) {
+                    return;
+                } else {
+                    LockSupport.park(this);
+                }
+            }
+        }
+    }
+
+    /** Splits a byte stream at {@code '\n'} (a {@code "\r\n"} ending counts as one newline). */
+    static final class LineReader {
+        private final InputStream in;
+        private byte[] buf = new byte[256];
+
+        LineReader(InputStream in) {
+            this.in = in;
+        }
+
+        /** @return the next line without its newline, or null at the end of the input */
+        byte[] next() throws IOException {
+            int n = 0;
+            int b;
+            while ((b = in.read()) >= 0 && b != '\n') {
+                if (n == buf.length) {
+                    buf = Arrays.copyOf(buf, n * 2);
+                }
+                buf[n++] = (byte) b;
+            }
+            if (b < 0 && n == 0) {
+                return null;
+            }
+            if (b == '\n' && n > 0 && buf[n - 1] == '\r') {
+                n--;
+            }
+            return Arrays.copyOf(buf, n);
+        }
+    }
+
+    /** {@code iolab journal read}. */
+    @Command(name = "read", mixinStandardHelpOptions = true,
+            description = "Prints every record, one per line, in order.")
+    static final class Read implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "DIR", description = "the journal directory")
+        Path dir;
+
+        @Option(names = "--from", paramLabel = "SEQ", description = "the first sequence to print (default: 0)")
+        Long from;
+
+        @Option(names = "--backend", paramLabel = "NAME", description = "the backend to read with (default: segment)")
+        String backend;
+
+        @Override
+        public Integer call() throws IOException {
+            OutputStream out = new BufferedOutputStream(System.out, 1 << 16);
+            try (Journal journal = openForReading(dir, backend);
+                    JournalReader reader = journal.reader(checkFrom(journal, from))) {
+                while (reader.hasNext()) {
+                    writeLine(out, reader.next().payload());
+                }
+            }
+            out.flush();
+            return 0;
+        }
+    }
+
+    /** {@code iolab journal tail}. */
+    @Command(name = "tail", mixinStandardHelpOptions = true,
+            description = "Prints the records, then follows new ones appended by any process, until interrupted.")
+    static final class Tail implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "DIR", description = "the journal directory")
+        Path dir;
+
+        @Option(names = "--from", paramLabel = "SEQ", description = "the first sequence to print (default: 0)")
+        Long from;
+
+        @Option(names = "--backend", paramLabel = "NAME", description = "the backend to read with (default: segment)")
+        String backend;
+
+        @Override
+        public Integer call() throws IOException {
+            OutputStream out = new BufferedOutputStream(System.out, 1 << 16);
+            try (Journal journal = openForReading(dir, backend);
+                    Tailer tailer = journal.tailer(checkFrom(journal, from))) {
+                while (!Thread.currentThread().isInterrupted()) {
+                    Record r = tailer.poll(Duration.ofMillis(200));
+                    boolean wrote = false;
+                    while (r != null) {
+                        writeLine(out, r.payload());
+                        wrote = true;
+                        r = tailer.poll(Duration.ZERO);
+                    }
+                    if (wrote) {
+                        out.flush();
+                    }
+                }
+            }
+            return 0;
+        }
+    }
+
+    /** {@code iolab journal verify}. */
+    @Command(name = "verify", mixinStandardHelpOptions = true,
+            description = "Checks every segment and record; exit 0 when all is well, 1 with a report when not.")
+    static final class Verify implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "DIR", description = "the journal directory")
+        Path dir;
+
+        @Override
+        public Integer call() {
+            VerifyReport report = Journal.verify(existing(dir));
+            if (report.segments() == 0) {
+                throw new IolabException("no journal segments (*.seg files) in " + dir);
+            }
+            String counts = report.records() + " records in " + report.segments() + " segments";
+            if (report.ok()) {
+                System.out.println("ok: " + counts);
+                for (VerifyReport.Problem p : report.problems()) {
+                    System.out.println("note: " + p);
+                }
+                return 0;
+            }
+            long bad = report.problems().stream().filter(p -> !p.recoverable()).count();
+            System.out.println("damaged: " + bad + (bad == 1 ? " problem" : " problems") + " (" + counts
+                    + " readable); run 'iolab journal repair' to cut the journal at the first one");
+            for (VerifyReport.Problem p : report.problems()) {
+                System.out.println(p);
+            }
+            return Main.FAILED;
+        }
+    }
+
+    /** {@code iolab journal repair}. */
+    @Command(name = "repair", mixinStandardHelpOptions = true,
+            description = "Cuts the journal at its first damaged record so it opens again (the records from the"
+                    + " damage on are lost); refused while a writer has the journal open.")
+    static final class Repair implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "DIR", description = "the journal directory")
+        Path dir;
+
+        @Override
+        public Integer call() {
+            existing(dir);
+            List<Path> before = segmentFiles(dir);
+            VerifyReport report = Journal.repair(dir);
+            VerifyReport.Problem first = report.problems().stream().filter(p -> !p.recoverable()).findFirst()
+                    .orElse(null);
+            if (first == null) {
+                System.out.println("nothing to repair: " + report.records() + " records in " + report.segments()
+                        + " segments");
+                return 0;
+            }
+            System.out.println("cut " + first.file() + " at offset " + first.offset() + ": " + first.what());
+            List<Path> after = segmentFiles(dir);
+            for (Path p : before) {
+                if (!after.contains(p)) {
+                    System.out.println("deleted " + p);
+                }
+            }
+            VerifyReport now = Journal.verify(dir);
+            System.out.println("kept " + now.records() + " records in " + now.segments() + " segments");
+            return 0;
+        }
+    }
+
+    /** {@code iolab journal stats}. */
+    @Command(name = "stats", mixinStandardHelpOptions = true,
+            description = "Records, segments, bytes, backend, durability and sequences of a journal.")
+    static final class Stats implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "DIR", description = "the journal directory")
+        Path dir;
+
+        @Override
+        public Integer call() {
+            long firstSeq;
+            long nextSeq;
+            int segments;
+            try (Journal journal = openForReading(dir, null)) {
+                nextSeq = journal.nextSequence();
+                segments = journal.segmentCount();
+                try (JournalReader r = journal.reader(0)) {
+                    firstSeq = r.hasNext() ? r.next().sequence() : nextSeq;
+                }
+            }
+            VerifyReport report = Journal.verify(dir);
+            long onDisk = 0;
+            List<Path> files = segmentFiles(dir);
+            for (Path f : files) {
+                try {
+                    onDisk += Files.size(f);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+            System.out.println("directory:      " + dir);
+            System.out.println("records:        " + (nextSeq - firstSeq));
+            System.out.println("segments:       " + segments);
+            System.out.println("bytes:          " + report.bytes() + " of framed records, " + onDisk
+                    + " in segment files");
+            System.out.println("first sequence: " + firstSeq);
+            System.out.println("next sequence:  " + nextSeq);
+            System.out.println("backend:        not recorded in the journal (any backend reads it; default "
+                    + Backend.DEFAULT.label() + ")");
+            System.out.println("durability:     not recorded in the journal (chosen by each writer; default "
+                    + JournalOptions.defaults().durability().name().toLowerCase(java.util.Locale.ROOT) + ")");
+            System.out.println("health:         " + (report.ok() ? "ok" : "damaged (see 'iolab journal verify')"));
+            return 0;
+        }
+    }
+}

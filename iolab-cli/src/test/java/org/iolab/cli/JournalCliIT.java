@@ -1,0 +1,310 @@
+package org.iolab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.channels.FileChannel;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.iolab.journal.Journal;
+import org.iolab.journal.JournalOptions;
+import org.iolab.journal.JournalReader;
+import org.iolab.journal.Record;
+import org.iolab.journal.VerifyReport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs {@code iolab journal ...} from target/iolab.jar as child processes, SIGKILL included. */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class JournalCliIT {
+    record Run(int exit, String out, String err) {
+    }
+
+    private static List<String> command(String... args) {
+        String jar = System.getProperty("iolab.jar");
+        assertTrue(jar != null && Files.isRegularFile(Path.of(jar)), "system property iolab.jar: " + jar);
+        List<String> cmd = new ArrayList<>(List.of(System.getProperty("java.home") + "/bin/java", "-jar", jar));
+        cmd.addAll(List.of(args));
+        return cmd;
+    }
+
+    /** Runs iolab with {@code stdin} as its standard input. */
+    static Run iolab(String stdin, String... args) throws IOException, InterruptedException {
+        Path in = Files.createTempFile("iolab-it", ".in");
+        Path out = Files.createTempFile("iolab-it", ".out");
+        Path err = Files.createTempFile("iolab-it", ".err");
+        try {
+            Files.writeString(in, stdin, StandardCharsets.UTF_8);
+            Process p = new ProcessBuilder(command(args)).redirectInput(in.toFile()).redirectOutput(out.toFile())
+                    .redirectError(err.toFile()).start();
+            if (!p.waitFor(2, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                throw new AssertionError("timed out: " + List.of(args));
+            }
+            return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                    Files.readString(err, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(in);
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    private static String records(int from, int to) {
+        return IntStream.range(from, to).mapToObj(i -> "record-" + i + "\n").collect(Collectors.joining());
+    }
+
+    private static String seqs(int from, int to) {
+        return IntStream.range(from, to).mapToObj(i -> i + "\n").collect(Collectors.joining());
+    }
+
+    private static void assertUserError(Run r, String offending) {
+        String all = r.out() + r.err();
+        assertEquals(2, r.exit(), all);
+        List<String> lines = r.err().lines().filter(l -> !l.isBlank()).toList();
+        assertEquals(1, lines.size(), r.err());
+        assertTrue(lines.getFirst().startsWith("iolab: "), lines.getFirst());
+        assertTrue(lines.getFirst().contains(offending), "names '" + offending + "': " + lines.getFirst());
+        assertFalse(all.contains("Exception"), all);
+        assertFalse(all.contains("\tat "), all);
+    }
+
+    @Test
+    void appendAndReadBackAtEveryDurability(@TempDir Path tmp) throws Exception {
+        for (String level : List.of("none", "batch", "always")) {
+            Path dir = tmp.resolve(level);
+            Run a = iolab(records(0, 1000), "journal", "append", dir.toString(), "--durability", level,
+                    "--segment-size", "16k");
+            assertEquals(0, a.exit(), a.err());
+            assertEquals(seqs(0, 1000), a.out(), level);
+            Run r = iolab("", "journal", "read", dir.toString());
+            assertEquals(0, r.exit(), r.err());
+            assertEquals(records(0, 1000), r.out(), level);
+        }
+        Path dir = tmp.resolve("batch");
+        Run more = iolab(records(1000, 1010), "journal", "append", dir.toString(), "--backend", "raf");
+        assertEquals(seqs(1000, 1010), more.out(), more.err());
+        Run from = iolab("", "journal", "read", dir.toString(), "--from", "995", "--backend", "mapped");
+        assertEquals(records(995, 1010), from.out(), from.err());
+        Run stats = iolab("", "journal", "stats", dir.toString());
+        assertEquals(0, stats.exit(), stats.err());
+        assertTrue(stats.out().contains("records:        1010"), stats.out());
+        assertTrue(stats.out().contains("first sequence: 0"), stats.out());
+        assertTrue(stats.out().contains("next sequence:  1010"), stats.out());
+        assertTrue(stats.out().matches("(?s).*segments:\\s+\\d+.*bytes:\\s+\\d+.*backend:.*durability:.*"),
+                stats.out());
+    }
+
+    @Test
+    void badInputIsOneLineAndExitTwo(@TempDir Path tmp) throws Exception {
+        Path missing = tmp.resolve("missing");
+        assertUserError(iolab("", "journal", "read", missing.toString()), "missing");
+        assertUserError(iolab("", "journal", "verify", missing.toString()), "missing");
+        assertUserError(iolab("", "journal", "stats", missing.toString()), "missing");
+        Path dir = tmp.resolve("j");
+        assertEquals(0, iolab(records(0, 3), "journal", "append", dir.toString()).exit());
+        assertUserError(iolab("", "journal", "append", dir.toString(), "--durability", "sometimes"), "sometimes");
+        assertUserError(iolab("", "journal", "append", dir.toString(), "--backend", "floppy"), "floppy");
+        assertUserError(iolab("", "journal", "append", dir.toString(), "--segment-size", "12q"), "12q");
+        assertUserError(iolab("", "journal", "read", dir.toString(), "--from", "abc"), "abc");
+        assertUserError(iolab("", "journal", "read", dir.toString(), "--from", "-1"), "-1");
+        assertUserError(iolab("", "journal", "read", dir.toString(), "--from", "4"), "4");
+    }
+
+    @Test
+    void verifyFindsAFlippedByteAndRepairCutsIt(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("j");
+        Run a = iolab(records(0, 500), "journal", "append", dir.toString(), "--segment-size", "4k");
+        assertEquals(0, a.exit(), a.err());
+        Run ok = iolab("", "journal", "verify", dir.toString());
+        assertEquals(0, ok.exit(), ok.out() + ok.err());
+        List<Path> segs;
+        try (Stream<Path> s = Files.list(dir)) {
+            segs = s.filter(p -> p.toString().endsWith(".seg")).sorted().toList();
+        }
+        assertTrue(segs.size() >= 4, segs.toString());
+        assertTrue(ok.out().startsWith("ok: 500 records in " + segs.size() + " segments"), ok.out());
+        Path sealed = segs.get(1);
+        long offset = 64 + 8 * 40 + 20; // inside a record's payload
+        try (FileChannel ch = FileChannel.open(sealed, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ByteBuffer b = ByteBuffer.allocate(1);
+            ch.read(b, offset);
+            b.flip();
+            byte flipped = (byte) (b.get(0) ^ 0x5a);
+            ch.write(ByteBuffer.wrap(new byte[] {flipped}), offset);
+        }
+        Run bad = iolab("", "journal", "verify", dir.toString());
+        assertEquals(1, bad.exit(), bad.out() + bad.err());
+        assertTrue(bad.out().contains(sealed.getFileName().toString()), bad.out());
+        assertTrue(bad.out().matches("(?s).*" + sealed.getFileName() + " @ \\d+: .*"), bad.out());
+        Run repair = iolab("", "journal", "repair", dir.toString());
+        assertEquals(0, repair.exit(), repair.out() + repair.err());
+        assertTrue(repair.out().contains("cut " + sealed), repair.out());
+        Run after = iolab("", "journal", "verify", dir.toString());
+        assertEquals(0, after.exit(), after.out() + after.err());
+        Run read = iolab("", "journal", "read", dir.toString());
+        assertEquals(0, read.exit(), read.err());
+        List<String> lines = read.out().lines().toList();
+        assertTrue(lines.size() < 500, "records after the damage are cut");
+        assertEquals(records(0, lines.size()), read.out());
+    }
+
+    /** A child process whose stdout lines are collected by a thread. */
+    static final class Child implements AutoCloseable {
+        final Process process;
+        final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        final Thread pump;
+
+        Child(String... args) throws IOException {
+            process = new ProcessBuilder(command(args)).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            pump = Thread.ofPlatform().daemon().start(() -> {
+                try (BufferedReader r = new BufferedReader(
+                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                    for (String line; (line = r.readLine()) != null; ) {
+                        lines.add(line);
+                    }
+                } catch (IOException e) {
+                    // the process died
+                }
+            });
+        }
+
+        List<String> drain() throws InterruptedException {
+            pump.join(10_000);
+            List<String> all = new ArrayList<>();
+            lines.drainTo(all);
+            return all;
+        }
+
+        @Override
+        public void close() {
+            process.destroyForcibly();
+            try {
+                process.waitFor(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Test
+    void aSecondWriterIsRefusedAndTailFollowsAnotherProcess(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("j");
+        assertEquals(0, iolab(records(0, 3), "journal", "append", dir.toString()).exit());
+        try (Child writer = new Child("journal", "append", dir.toString(), "--durability", "always");
+                Child tail = new Child("journal", "tail", dir.toString(), "--from", "1")) {
+            OutputStream in = writer.process.getOutputStream();
+            in.write("record-3\n".getBytes(StandardCharsets.UTF_8));
+            in.flush();
+            assertEquals("3", writer.lines.poll(30, TimeUnit.SECONDS), "the writer acknowledges record 3");
+            assertUserError(iolab("x\n", "journal", "append", dir.toString()), "already open");
+            assertUserError(iolab("", "journal", "repair", dir.toString()), "already open");
+            for (int i = 4; i < 10; i++) {
+                in.write(("record-" + i + "\n").getBytes(StandardCharsets.UTF_8));
+            }
+            in.flush();
+            for (int i = 1; i < 10; i++) {
+                assertEquals("record-" + i, tail.lines.poll(30, TimeUnit.SECONDS), "tail line " + i);
+            }
+            in.close();
+            assertTrue(writer.process.waitFor(30, TimeUnit.SECONDS));
+            assertEquals(0, writer.process.exitValue());
+            assertEquals(List.of("4", "5", "6", "7", "8", "9"), writer.drain());
+        }
+        assertEquals(records(0, 10), iolab("", "journal", "read", dir.toString()).out());
+    }
+
+    /**
+     * SIGKILLs {@code journal append} at random moments while it is fed a steady stream of lines: every
+     * sequence it acknowledged must be readable afterwards, with its payload.
+     */
+    @Test
+    void killedAppendersLoseNoAcknowledgedRecord(@TempDir Path tmp) throws Exception {
+        Random random = new Random(20261122L);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        int rounds = 0;
+        for (String level : List.of("always", "batch")) {
+            Path dir = tmp.resolve(level);
+            int next = 0; // the records in the journal; line i of the input is "record-<i>"
+            for (int round = 0; round < 8 && System.nanoTime() < deadline; round++, rounds++) {
+                List<String> acked;
+                final int start = next;
+                try (Child child = new Child("journal", "append", dir.toString(), "--durability", level,
+                        "--segment-size", "64k")) {
+                    Thread feeder = Thread.ofPlatform().daemon().start(() -> {
+                        try (OutputStream in = child.process.getOutputStream()) {
+                            for (int i = start; ; i++) {
+                                in.write(("record-" + i + "\n").getBytes(StandardCharsets.UTF_8));
+                                if (i % 64 == 0) {
+                                    in.flush();
+                                }
+                            }
+                        } catch (IOException e) {
+                            // killed
+                        }
+                    });
+                    String first = child.lines.poll(30, TimeUnit.SECONDS);
+                    assertEquals(Integer.toString(start), first, level + " round " + round + ": first ack");
+                    Thread.sleep(50 + random.nextInt(351));
+                    child.process.destroyForcibly();
+                    assertTrue(child.process.waitFor(10, TimeUnit.SECONDS));
+                    feeder.join(10_000);
+                    acked = new ArrayList<>();
+                    acked.add(first);
+                    acked.addAll(child.drain());
+                }
+                for (int k = 0; k < acked.size(); k++) {
+                    assertEquals(Integer.toString(start + k), acked.get(k), level + ": acks are in order");
+                }
+                long lastAcked = start + acked.size() - 1;
+
+                VerifyReport before = Journal.verify(dir);
+                assertTrue(before.ok(), level + " round " + round + ": only a torn tail may be found: "
+                        + before.problems());
+                Run recover = iolab("", "journal", "append", dir.toString(), "--durability", level,
+                        "--segment-size", "64k");
+                assertEquals(0, recover.exit(), recover.err());
+                assertEquals("", recover.out());
+                VerifyReport after = Journal.verify(dir);
+                assertEquals(List.of(), after.problems(), level + " round " + round);
+
+                List<Record> all = new ArrayList<>();
+                // a writable open: openReadOnly loops forever when the last segment holds no record yet
+                try (Journal j = Journal.open(dir, JournalOptions.defaults().withSegmentSize(64 << 10));
+                        JournalReader r = j.reader(0)) {
+                    r.forEachRemaining(all::add);
+                }
+                assertTrue(all.size() > lastAcked, level + " round " + round + ": " + all.size()
+                        + " records but " + lastAcked + " was acknowledged");
+                for (int i = 0; i < all.size(); i++) {
+                    assertEquals(i, all.get(i).sequence());
+                    assertEquals("record-" + i, new String(all.get(i).payload(), StandardCharsets.UTF_8));
+                }
+                next = all.size();
+            }
+            assertTrue(next > 0, level);
+            Run verify = iolab("", "journal", "verify", dir.toString());
+            assertEquals(0, verify.exit(), verify.out() + verify.err());
+            assertTrue(verify.out().startsWith("ok: " + next + " records"), verify.out());
+        }
+        assertTrue(rounds >= 8, "rounds within the time bound: " + rounds);
+    }
+}
