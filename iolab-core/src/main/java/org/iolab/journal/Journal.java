@@ -284,8 +284,9 @@ public final class Journal implements AutoCloseable {
                     durable = next - 1;
                     changed = true;
                 }
-                Path following = dir.resolve(Format.fileName(next));
-                SegmentRef nextRef = Files.exists(following) ? readHeader(following) : null;
+                // an empty last segment is named after the next sequence itself: it is not its own successor
+                Path following = next == ref.firstSeq ? null : dir.resolve(Format.fileName(next));
+                SegmentRef nextRef = following != null && Files.exists(following) ? readHeader(following) : null;
                 if (nextRef == null) {
                     return changed;
                 }

@@ -56,4 +56,22 @@ class JournalReadOnlyTest {
         }
         assertTrue(Files.exists(tmp.resolve("journal.lock")));
     }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    @org.junit.jupiter.api.Timeout(value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
+    void aReadOnlyJournalWhoseLastSegmentIsEmptyOpensAndSeesLaterRecords(Backend backend) throws Exception {
+        JournalOptions o = JournalOptions.defaults().withBackend(backend).withDurability(Durability.NONE);
+        Journal.open(tmp, o).close(); // a new journal: one segment, no record
+        try (Journal ro = Journal.openReadOnly(tmp, o); Tailer tailer = ro.tailer(0)) {
+            assertEquals(0, ro.nextSequence());
+            assertEquals(null, tailer.poll(Duration.ofMillis(20)));
+            try (Journal writer = Journal.open(tmp, o)) {
+                writer.append(Payloads.of(0, 10));
+            }
+            Record rec = tailer.poll(Duration.ofSeconds(10));
+            assertNotNull(rec);
+            assertArrayEquals(Payloads.of(0, 10), rec.payload());
+        }
+    }
 }
