@@ -143,7 +143,7 @@ class JournalBenchmarkTest {
     @Test
     void appendBenchmarkRunsInJmh() throws Exception {
         Options options = new OptionsBuilder()
-                .include(BenchmarkNames.includePattern("org.iolab.bench.JournalAppendBenchmark.append"))
+                .include(BenchmarkNames.includePattern(BenchmarkNames.JOURNAL_APPEND))
                 .param("backend", "segment")
                 .param("durability", "none")
                 .param("recordSize", "64")
@@ -157,6 +157,7 @@ class JournalBenchmarkTest {
         Collection<RunResult> results = new Runner(options).run();
         assertEquals(1, results.size());
         RunResult result = results.iterator().next();
+        assertEquals(BenchmarkNames.JOURNAL_APPEND, result.getParams().getBenchmark());
         double ops = result.getPrimaryResult().getScore();
         assertTrue(ops > 0, "ops/s " + ops);
         Result<?> bytes = result.getSecondaryResults().get("bytes");
