@@ -16,6 +16,10 @@ public final class BenchmarkNames {
     public static final String WRITE = "org.iolab.bench.WriteBenchmark.pass";
     /** The seek-versus-skip benchmark, {@link RandomAccessBenchmark#pass()}. */
     public static final String RANDOM = "org.iolab.bench.RandomAccessBenchmark.pass";
+    /** The journal append benchmark, {@link JournalAppendBenchmark#append(JournalAppendBenchmark.Counters)}. */
+    public static final String JOURNAL_APPEND = "org.iolab.bench.JournalAppendBenchmark.append";
+    /** The journal replay benchmark, {@link JournalReplayBenchmark#pass()}. */
+    public static final String JOURNAL_REPLAY = "org.iolab.bench.JournalReplayBenchmark.pass";
 
     /** Parameter (all benchmarks): catalogue method id. */
     public static final String PARAM_METHOD = "method";
@@ -45,7 +49,7 @@ public final class BenchmarkNames {
     }
 
     /**
-     * @param benchmark one of {@link #READ}, {@link #WRITE}, {@link #RANDOM}
+     * @param benchmark one of the benchmark names above, e.g. {@link #READ}
      * @return a JMH include pattern matching exactly that benchmark
      */
     public static String includePattern(String benchmark) {
