@@ -137,12 +137,25 @@ final class DataFiles {
             throw new IllegalStateException("wrong file size after write: " + what + " file=" + file
                     + ": expected " + size + " bytes, found " + actual);
         }
-        long expected = Content.DEFAULT.checksum(size);
-        long got = checksum(file);
+        requireChecksum(Content.DEFAULT.checksum(size), checksum(file), "after write: " + what, file);
+    }
+
+    /**
+     * The one check every pass ends with: a wrong checksum fails the run, naming the method and parameters.
+     *
+     * @param expected the checksum the content formula predicts
+     * @param got the checksum the pass computed
+     * @param what the method and parameters, for the message
+     * @param file the file
+     * @return {@code got}
+     * @throws IllegalStateException when they differ
+     */
+    static long requireChecksum(long expected, long got, String what, Path file) {
         if (got != expected) {
-            throw new IllegalStateException(String.format("checksum mismatch after write: %s file=%s:"
-                    + " expected %016x, read back %016x", what, file, expected, got));
+            throw new IllegalStateException(String.format("checksum mismatch: %s file=%s: expected %016x, got %016x",
+                    what, file, expected, got));
         }
+        return got;
     }
 
     /**

@@ -109,11 +109,7 @@ public class ReadBenchmark {
         } catch (IOException e) {
             throw IolabException.io("read (" + describe() + ")", file, e);
         }
-        if (got != expected) {
-            throw new IllegalStateException(String.format("checksum mismatch: %s file=%s: expected %016x, got %016x",
-                    describe(), file, expected, got));
-        }
-        return got;
+        return DataFiles.requireChecksum(expected, got, describe(), file);
     }
 
     /** Deletes the data file if this trial created it, and the temporary folder. */

@@ -230,10 +230,8 @@ public final class JournalCommand implements Runnable {
         }
     }
 
-    /** {@code iolab journal read}. */
-    @Command(name = "read", mixinStandardHelpOptions = true,
-            description = "Prints every record, one per line, in order.")
-    static final class Read implements Callable<Integer> {
+    /** What {@code read} and {@code tail} share: the journal, where to start, which backend reads it. */
+    static final class ReadOptions {
         @Parameters(index = "0", paramLabel = "DIR", description = "the journal directory")
         Path dir;
 
@@ -243,11 +241,27 @@ public final class JournalCommand implements Runnable {
         @Option(names = "--backend", paramLabel = "NAME", description = "the backend to read with (default: segment)")
         String backend;
 
+        Journal open() {
+            return openForReading(dir, backend);
+        }
+
+        long first(Journal journal) {
+            return checkFrom(journal, from);
+        }
+    }
+
+    /** {@code iolab journal read}. */
+    @Command(name = "read", mixinStandardHelpOptions = true,
+            description = "Prints every record, one per line, in order.")
+    static final class Read implements Callable<Integer> {
+        @CommandLine.Mixin
+        ReadOptions source;
+
         @Override
         public Integer call() throws IOException {
             OutputStream out = new BufferedOutputStream(System.out, 1 << 16);
-            try (Journal journal = openForReading(dir, backend);
-                    JournalReader reader = journal.reader(checkFrom(journal, from))) {
+            try (Journal journal = source.open();
+                    JournalReader reader = journal.reader(source.first(journal))) {
                 while (reader.hasNext()) {
                     writeLine(out, reader.next().payload());
                 }
@@ -261,20 +275,14 @@ public final class JournalCommand implements Runnable {
     @Command(name = "tail", mixinStandardHelpOptions = true,
             description = "Prints the records, then follows new ones appended by any process, until interrupted.")
     static final class Tail implements Callable<Integer> {
-        @Parameters(index = "0", paramLabel = "DIR", description = "the journal directory")
-        Path dir;
-
-        @Option(names = "--from", paramLabel = "SEQ", description = "the first sequence to print (default: 0)")
-        Long from;
-
-        @Option(names = "--backend", paramLabel = "NAME", description = "the backend to read with (default: segment)")
-        String backend;
+        @CommandLine.Mixin
+        ReadOptions source;
 
         @Override
         public Integer call() throws IOException {
             OutputStream out = new BufferedOutputStream(System.out, 1 << 16);
-            try (Journal journal = openForReading(dir, backend);
-                    Tailer tailer = journal.tailer(checkFrom(journal, from))) {
+            try (Journal journal = source.open();
+                    Tailer tailer = journal.tailer(source.first(journal))) {
                 while (!Thread.currentThread().isInterrupted()) {
                     Record r = tailer.poll(Duration.ofMillis(200));
                     boolean wrote = false;
