@@ -19,6 +19,10 @@ final class Format {
     /** Largest segment accepted in a header (1 TiB), so a corrupt capacity cannot mislead the reader. */
     static final long MAX_CAPACITY = 1L << 40;
     static final String SUFFIX = ".seg";
+    /** Offset in a segment header of the seal marker, written once the whole segment is synced. */
+    static final int SEAL_OFFSET = 40;
+    /** "SEALEDOK" read as a little-endian long; the marker is this XOR the segment's first sequence. */
+    static final long SEAL_MAGIC = 0x4B4F44454C414553L;
 
     private Format() {
     }
@@ -63,6 +67,16 @@ final class Format {
         crc.update(b.array(), 0, HEADER_CRC_OFFSET);
         b.putInt(HEADER_CRC_OFFSET, (int) crc.getValue());
         return b;
+    }
+
+    /** @return the 8-byte seal marker of the segment whose first sequence is {@code firstSeq} */
+    static ByteBuffer sealMarker(long firstSeq) {
+        return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, SEAL_MAGIC ^ firstSeq);
+    }
+
+    /** @return true when the header {@code b} (little-endian) carries the seal marker of its segment */
+    static boolean sealed(ByteBuffer b, long firstSeq) {
+        return b.getLong(SEAL_OFFSET) == (SEAL_MAGIC ^ firstSeq);
     }
 
     /**

@@ -1,6 +1,8 @@
 package org.iolab.journal;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -24,6 +26,7 @@ import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.iolab.IolabException;
 import org.iolab.catalogue.Preallocation;
+import org.iolab.os.Prefault;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
 import org.iolab.storage.StorageFile;
@@ -44,7 +47,10 @@ import org.iolab.storage.StorageFile;
  *     16     8  first sequence (equals the file name)
  *     24     8  segment capacity in bytes (a multiple of 8)
  *     32     4  CRC32C of bytes 0..31
- *     36    28  zero
+ *     36     4  zero
+ *     40     8  seal marker: "SEALEDOK" (0x4B4F44454C414553) XOR the first sequence, written once the whole
+ *               segment is synced; zero until then (not covered by the CRC)
+ *     48    16  zero
  * </pre>
  * Records follow from offset 64, each starting at a multiple of 8:
  * <pre>
@@ -59,12 +65,17 @@ import org.iolab.storage.StorageFile;
  * is zeros. A record that does not fit in the current segment starts a new one (the segment is rolled); a
  * record whose frame cannot fit even in an empty segment ({@link JournalOptions#maxRecordSize()}, the segment
  * size minus 80 bytes) is <b>rejected</b> with an {@link IolabException} rather than split, so a record is
- * always one contiguous, individually checked frame. Creating (and, in recovery, deleting) a segment fsyncs the
- * directory; a segment is synced before the next one is created, so every segment but the last is complete
- * on disk ("sealed").
+ * always one contiguous, individually checked frame.
+ *
+ * <h2>Rolling and sealing</h2>
+ * A roll creates the next segment (preallocated, header written) and hands the full one to a background
+ * thread that seals it: syncs it, syncs the new segment's header and the directory, then writes the seal marker
+ * into the full segment's header and syncs that. The appender does not wait for any of it; the next roll,
+ * {@link #sync()} and {@link #close()} do. So at any moment only the last two segments can be unsealed, and a
+ * record is reported durable only once every segment up to it is sealed.
  *
  * <h2>Durability</h2>
- * {@link Durability#NONE}: {@link #durableSequence()} advances only on {@link #sync()}, a segment roll and
+ * {@link Durability#NONE}: {@link #durableSequence()} advances only on {@link #sync()}, a segment's seal and
  * {@link #close()}. {@link Durability#BATCH}: group commit: a background thread syncs at least every
  * {@link JournalOptions#batchInterval()}, and the appending thread syncs once {@link JournalOptions#batchBytes()}
  * were appended since the last sync; {@link #awaitDurable(long)} returns once a sync covers the record.
@@ -75,6 +86,10 @@ import org.iolab.storage.StorageFile;
  * with a zero or impossible length, a failed CRC or an unexpected sequence (a torn or partly written tail:
  * never acknowledged as durable); everything after it is zeroed, so new appends overwrite it. A last segment
  * whose header was never completely written (its creation was interrupted) and that holds no data is deleted.
+ * When the segment before the last has no seal marker (the crash came while it was being sealed), it is
+ * scanned too: if its data is torn, or does not end where the last segment begins, it is cut at the damage
+ * and the last segment is deleted (none of their records was acknowledged as durable, since durability waits
+ * for the seal); the last segment is also deleted when its header is damaged. Then that segment is sealed.
  * Damage anywhere else (a sealed segment's header, records or its sequence continuity) is never skipped:
  * {@code open} or the read that reaches it throws {@link JournalCorruptedException} naming the file and
  * offset. A length is always checked against the bytes left in the segment before it is used, so a corrupt
@@ -92,6 +107,20 @@ import org.iolab.storage.StorageFile;
 public final class Journal implements AutoCloseable {
     private static final String LOCK_FILE = "journal.lock";
     private static final int ZERO_CHUNK = 1 << 20;
+    private static final VarHandle INT_LE = MethodHandles.byteBufferViewVarHandle(int[].class,
+            ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle TIP;
+    private static final VarHandle APPENDED;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            TIP = lookup.findVarHandle(Journal.class, "tip", Tip.class);
+            APPENDED = lookup.findVarHandle(Journal.class, "appendedBytes", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private final Path dir;
     private final JournalOptions options;
@@ -101,7 +130,7 @@ public final class Journal implements AutoCloseable {
     private final CopyOnWriteArrayList<SegmentRef> segments;
     private final long maxPayload;
 
-    private final ReentrantLock writeLock = new ReentrantLock();
+    private final AppendLock writeLock = new AppendLock();
     private final ReentrantLock syncLock = new ReentrantLock();
     private final ReentrantLock durableLock = new ReentrantLock();
     private final Condition durableChanged = durableLock.newCondition();
@@ -119,6 +148,17 @@ public final class Journal implements AutoCloseable {
     private volatile boolean closed;
     private volatile Throwable failure;
     private ByteBuffer frame = ByteBuffer.allocateDirect(64 * 1024).order(ByteOrder.LITTLE_ENDIAN);
+    /**
+     * The active segment's mapping (little-endian) when the backend maps files and the segment is under 2 GiB:
+     * appends then format their frame in place. Guarded by writeLock (replaced under syncLock too).
+     */
+    private ByteBuffer mapped;
+    /** The sequence's 8 bytes, little-endian, for the CRC. */
+    private final ByteBuffer seqBytes = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+    /** The thread sealing the previous segment, or null; set and joined under syncLock. */
+    private volatile Thread sealer;
+    /** Faults in the active segment's pages ahead of the appender, or null; replaced under syncLock. */
+    private Prefaulter prefaulter;
     private final Thread flusher;
 
     private final boolean readOnly;
@@ -140,6 +180,7 @@ public final class Journal implements AutoCloseable {
                 recover();
             }
         } catch (RuntimeException | Error e) {
+            stop(prefaulter);
             if (active != null) {
                 try {
                     active.close();
@@ -382,62 +423,114 @@ public final class Journal implements AutoCloseable {
     // ---------------------------------------------------------------- recovery
 
     private void recover() {
-        List<SegmentRef> found = new ArrayList<>();
         List<Path> files = listSegments(dir);
-        long restart = 0;
-        for (int i = 0; i < files.size(); i++) {
+        int n = files.size();
+        SegmentRef[] refs = new SegmentRef[n];
+        String[] problems = new String[n];
+        boolean[] sealedMark = new boolean[n];
+        boolean[] noData = new boolean[n];
+        for (int i = 0; i < n; i++) {
             Path file = files.get(i);
             long nameSeq = Format.parseName(file);
-            boolean last = i == files.size() - 1;
             ByteBuffer header = ByteBuffer.allocate(Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
-            String problem;
             try (StorageFile f = opener.open(file, false)) {
                 if (f.size() < Format.HEADER_SIZE) {
-                    problem = "the file is " + f.size() + " bytes, shorter than a segment header";
+                    problems[i] = "the file is " + f.size() + " bytes, shorter than a segment header";
                 } else {
                     f.read(0, header);
-                    problem = Format.checkHeader(header, nameSeq);
+                    problems[i] = Format.checkHeader(header, nameSeq);
                 }
-                if (problem != null && last && Verifier.firstNonZero(f, Format.HEADER_SIZE, f.size()) < 0) {
-                    problem = "";
+                if (problems[i] == null) {
+                    refs[i] = new SegmentRef(nameSeq, file, header.getLong(24));
+                    sealedMark[i] = Format.sealed(header, nameSeq);
+                } else if (i == n - 1) {
+                    noData[i] = Verifier.firstNonZero(f, Format.HEADER_SIZE, f.size()) < 0;
                 }
             }
-            if (problem != null && problem.isEmpty()) {
-                deleteSegment(file);
-                restart = nameSeq;
-                continue;
+        }
+        // only the segment before the last can be unsealed (a roll waits for the previous seal)
+        boolean previousUnsealed = n >= 2 && problems[n - 2] == null && !sealedMark[n - 2];
+        List<SegmentRef> found = new ArrayList<>();
+        long restart = 0;
+        for (int i = 0; i < n; i++) {
+            if (problems[i] != null) {
+                if (i == n - 1 && (noData[i] || previousUnsealed)) {
+                    // its creation was interrupted, or it follows an unsealed segment: nothing in it was durable
+                    deleteSegment(files.get(i));
+                    restart = Format.parseName(files.get(i));
+                    continue;
+                }
+                throw new JournalCorruptedException(files.get(i), 0, problems[i]);
             }
-            if (problem != null) {
-                throw new JournalCorruptedException(file, 0, problem);
-            }
-            found.add(new SegmentRef(nameSeq, file, header.getLong(24)));
+            found.add(refs[i]);
         }
         if (found.isEmpty()) {
             SegmentRef first = new SegmentRef(restart, dir.resolve(Format.fileName(restart)), options.segmentSize());
-            active = createSegment(first);
+            active = createSegment(first, true);
             segments.add(first);
             tip = new Tip(first, Format.HEADER_SIZE, restart);
             durable = restart - 1;
+            attachMapping(active, first.capacity, Format.HEADER_SIZE);
             return;
+        }
+        if (previousUnsealed) {
+            SegmentRef previous = refs[n - 2];
+            boolean lastFollows = found.size() == n;
+            long[] scanned = scan(previous, true);
+            boolean torn = scanned[2] != 0;
+            if (torn || (lastFollows && refs[n - 1].firstSeq != scanned[1])) {
+                // a torn tail, or records lost before the last segment: the cut goes here (the last-segment scan
+                // below zeroes the rest), and the last segment's records cannot have been durable
+                if (lastFollows) {
+                    deleteSegment(refs[n - 1].path);
+                    found.removeLast();
+                }
+            } else if (lastFollows) {
+                try (StorageFile f = opener.open(previous.path, true)) {
+                    f.force(false);
+                    f.write(Format.SEAL_OFFSET, Format.sealMarker(previous.firstSeq));
+                    f.force(false);
+                }
+            }
         }
         segments.addAll(found);
         SegmentRef last = found.getLast();
         active = opener.open(last.path, true);
-        long expected = last.firstSeq;
+        long[] scanned = scan(last, false);
+        long end = scanned[0];
+        long expected = scanned[1];
+        zeroTail(active, end);
+        tip = new Tip(last, end, expected);
+        durable = expected - 1;
+        attachMapping(active, last.capacity, end);
+    }
+
+    /**
+     * Reads a segment's records up to the first that is missing or damaged.
+     *
+     * @return {end offset of the good records, next sequence, 1 when it stopped at damage (not a clean end)}
+     */
+    private long[] scan(SegmentRef ref, boolean checkRest) {
+        long expected = ref.firstSeq;
         long end;
-        try (SegmentCursor scan = new SegmentCursor(opener, last.path, last.capacity, opener.open(last.path, false))) {
+        boolean damaged;
+        try (SegmentCursor c = new SegmentCursor(opener, ref.path, ref.capacity, opener.open(ref.path, false))) {
             for (;;) {
-                SegmentCursor.Status status = scan.next(last.capacity, false);
-                if (status != SegmentCursor.Status.RECORD || scan.sequence() != expected) {
-                    end = scan.recordStart();
+                SegmentCursor.Status status = c.next(ref.capacity, false);
+                if (status != SegmentCursor.Status.RECORD || c.sequence() != expected) {
+                    end = c.recordStart();
+                    damaged = status != SegmentCursor.Status.END;
                     break;
                 }
                 expected++;
             }
         }
-        zeroTail(active, end);
-        tip = new Tip(last, end, expected);
-        durable = expected - 1;
+        if (checkRest && !damaged) {
+            try (StorageFile f = opener.open(ref.path, false)) {
+                damaged = Verifier.firstNonZero(f, end, Math.min(f.size(), ref.capacity)) >= 0;
+            }
+        }
+        return new long[] {end, expected, damaged ? 1 : 0};
     }
 
     /** Zeroes every non-zero byte range in {@code [from, size)} and syncs, so stale data never revives. */
@@ -469,17 +562,27 @@ public final class Journal implements AutoCloseable {
         }
     }
 
-    private StorageFile createSegment(SegmentRef ref) {
+    /**
+     * Creates a segment file with its header.
+     *
+     * @param durableNow sync the file and the directory before returning (else the seal of the previous
+     *        segment does it)
+     */
+    private StorageFile createSegment(SegmentRef ref, boolean durableNow) {
         options.preallocation().prepare(ref.path, ref.capacity);
         StorageFile f = opener.open(ref.path, true);
         try {
             f.write(0, Format.header(ref.firstSeq, ref.capacity));
-            f.force(true);
+            if (durableNow) {
+                f.force(true);
+            }
         } catch (RuntimeException e) {
             f.close();
             throw e;
         }
-        syncDirectory();
+        if (durableNow) {
+            syncDirectory();
+        }
         return f;
     }
 
@@ -538,20 +641,45 @@ public final class Journal implements AutoCloseable {
                 t = tip;
             }
             seq = t.nextSeq();
-            ByteBuffer f = frame((int) need);
-            f.putInt(0, Format.FRAME_HEADER + length).putLong(8, seq);
-            f.put(Format.FRAME_HEADER, payload, payload.position(), length);
-            for (int i = Format.FRAME_HEADER + length; i < need; i++) {
-                f.put(i, (byte) 0);
+            int total = Format.FRAME_HEADER + length;
+            ByteBuffer m = mapped;
+            if (m != null) {
+                // in place: padding, sequence, payload, CRC, and the length last, so a reader of the file never
+                // sees a non-zero length before the rest of the frame
+                int o = (int) t.end();
+                if (need != total) {
+                    m.putLong(o + (int) need - 8, 0L);
+                }
+                m.putLong(o + 8, seq);
+                int from = payload.position();
+                m.put(o + Format.FRAME_HEADER, payload, from, length);
+                // the CRC is taken from the sources, not the mapping: a CRC over memory of a shared arena costs
+                // two atomic operations (the arena's acquire and release) per call
+                seqBytes.putLong(0, seq);
+                crc.reset();
+                crc.update(seqBytes.array(), 0, 8);
+                crc.update(payload);
+                payload.position(from);
+                m.putInt(o + 4, (int) crc.getValue());
+                INT_LE.setRelease(m, o, total);
+            } else {
+                ByteBuffer f = frame((int) need);
+                f.putInt(0, total).putLong(8, seq);
+                f.put(Format.FRAME_HEADER, payload, payload.position(), length);
+                for (int i = total; i < need; i++) {
+                    f.put(i, (byte) 0);
+                }
+                crc.reset();
+                crc.update(f.limit(total).position(8));
+                f.putInt(4, (int) crc.getValue());
+                f.limit((int) need).position(0);
+                active.write(t.end(), f);
             }
-            crc.reset();
-            crc.update(f.limit(Format.FRAME_HEADER + length).position(8));
-            f.putInt(4, (int) crc.getValue());
-            f.limit((int) need).position(0);
-            active.write(t.end(), f);
             payload.position(payload.limit());
-            tip = new Tip(t.segment(), t.end() + need, seq + 1);
-            appendedBytes += need;
+            // release stores: readers and the syncing thread read these fields as volatile, which is enough for
+            // them to see the frame, and the appender does not pay a full fence for each
+            TIP.setRelease(this, new Tip(t.segment(), t.end() + need, seq + 1));
+            APPENDED.setRelease(this, appendedBytes + need);
             if (options.durability() == Durability.ALWAYS) {
                 sync();
             }
@@ -596,20 +724,157 @@ public final class Journal implements AutoCloseable {
     private void roll(Tip t) {
         syncLock.lock();
         try {
-            active.force(false);
-            syncedBytes = appendedBytes;
-            advanceDurable(t.nextSeq() - 1);
+            awaitSeal();
+            StorageFile old = active;
+            SegmentRef oldRef = t.segment();
+            old.written(t.end());
+            long lastSeq = t.nextSeq() - 1;
             SegmentRef next = new SegmentRef(t.nextSeq(), dir.resolve(Format.fileName(t.nextSeq())),
                     options.segmentSize());
-            StorageFile file = createSegment(next);
-            t.segment().sealedEnd = t.end();
-            StorageFile old = active;
+            StorageFile file = createSegment(next, false);
+            Prefaulter oldPrefaulter = prefaulter;
+            try {
+                attachMapping(file, next.capacity, Format.HEADER_SIZE);
+            } catch (RuntimeException | Error e) {
+                file.close();
+                prefaulter = oldPrefaulter;
+                throw e;
+            }
+            oldRef.sealedEnd = t.end();
             active = file;
             segments.add(next);
             tip = new Tip(next, Format.HEADER_SIZE, t.nextSeq());
-            old.close();
+            Thread s = Thread.ofPlatform().daemon().name("iolab-journal-sealer " + dir)
+                    .unstarted(() -> seal(old, oldPrefaulter, oldRef, file, lastSeq));
+            sealer = s;
+            s.start();
         } finally {
             syncLock.unlock();
+        }
+    }
+
+    /** Background: makes a full segment durable, then marks it sealed (see the class comment). */
+    private void seal(StorageFile old, Prefaulter oldPrefaulter, SegmentRef oldRef, StorageFile fresh,
+            long lastSeq) {
+        try {
+            stop(oldPrefaulter);
+            old.force(false);
+            fresh.force(true);
+            syncDirectory();
+            old.write(Format.SEAL_OFFSET, Format.sealMarker(oldRef.firstSeq));
+            old.force(false);
+            advanceDurable(lastSeq);
+        } catch (RuntimeException | Error e) {
+            if (failure == null) {
+                failure = e;
+            }
+            wakeDurableWaiters();
+        } finally {
+            try {
+                old.close();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                }
+            }
+        }
+    }
+
+    /** Waits for the previous segment's seal to finish. Caller holds syncLock. */
+    private void awaitSeal() {
+        Thread s = sealer;
+        if (s == null) {
+            return;
+        }
+        boolean interrupted = false;
+        for (;;) {
+            try {
+                s.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        sealer = null;
+        checkUsable();
+    }
+
+    /**
+     * Lets appends format frames in place when {@code file} maps (and the segment is under 2 GiB), and starts
+     * faulting its pages in from {@code from} on. The previous {@link #prefaulter} must have been handed over.
+     */
+    private void attachMapping(StorageFile file, long capacity, long from) {
+        mapped = null;
+        prefaulter = null;
+        if (capacity > Integer.MAX_VALUE) {
+            return;
+        }
+        MemorySegment m = file.mapping(capacity);
+        if (m != null) {
+            mapped = m.asSlice(0, capacity).asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+            long start = from & -Prefaulter.PAGE;
+            if (start < capacity && options.prefault()) {
+                prefaulter = Prefaulter.start(m.asSlice(start, capacity - start), "iolab-journal-prefault " + dir);
+            }
+        }
+    }
+
+    private static void stop(Prefaulter p) {
+        if (p != null) {
+            p.stop();
+        }
+    }
+
+    /**
+     * Faults in a mapped segment's pages front to back ({@link Prefault#populateWrite}) in a background thread,
+     * so the appender, writing right behind it, finds them mapped: without it every new 4 KiB page costs the
+     * appender a page fault (several microseconds for a preallocated file).
+     */
+    private static final class Prefaulter implements Runnable {
+        static final long PAGE = 4096;
+        private static final long CHUNK = 1 << 20;
+        private final MemorySegment region;
+        private volatile boolean stopped;
+        private Thread thread;
+
+        private Prefaulter(MemorySegment region) {
+            this.region = region;
+        }
+
+        static Prefaulter start(MemorySegment region, String name) {
+            Prefaulter p = new Prefaulter(region);
+            p.thread = Thread.ofPlatform().daemon().name(name).start(p);
+            return p;
+        }
+
+        @Override
+        public void run() {
+            long size = region.byteSize();
+            for (long p = 0; p < size && !stopped; p += CHUNK) {
+                if (!Prefault.populateWrite(region.asSlice(p, Math.min(CHUNK, size - p)))) {
+                    return;
+                }
+            }
+        }
+
+        /** Stops it and waits for the thread, so the mapping can be released. */
+        void stop() {
+            stopped = true;
+            boolean interrupted = false;
+            for (;;) {
+                try {
+                    thread.join();
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -618,9 +883,11 @@ public final class Journal implements AutoCloseable {
         syncLock.lock();
         try {
             checkUsable();
+            awaitSeal();
             Tip t = tip;
             long bytes = appendedBytes;
             if (t.nextSeq() - 1 > durable) {
+                active.written(t.end());
                 active.force(false);
             }
             syncedBytes = bytes;
@@ -637,9 +904,14 @@ public final class Journal implements AutoCloseable {
     }
 
     private void advanceDurable(long seq) {
-        if (seq > durable) {
-            durable = seq;
-            wakeDurableWaiters();
+        durableLock.lock();
+        try {
+            if (seq > durable) {
+                durable = seq;
+                durableChanged.signalAll();
+            }
+        } finally {
+            durableLock.unlock();
         }
     }
 
@@ -892,6 +1164,18 @@ public final class Journal implements AutoCloseable {
                 wakeDurableWaiters();
                 syncLock.lock();
                 try {
+                    Thread s = sealer;
+                    if (s != null) {
+                        try {
+                            s.join();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                        sealer = null;
+                    }
+                    stop(prefaulter);
+                    prefaulter = null;
+                    active.written(tip.end());
                     active.close();
                 } finally {
                     syncLock.unlock();

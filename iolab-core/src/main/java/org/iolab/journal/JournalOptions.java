@@ -24,9 +24,10 @@ public final class JournalOptions {
     private final long batchBytes;
     private final Preallocation preallocation;
     private final StorageOpener opener;
+    private final boolean prefault;
 
     private JournalOptions(Backend backend, Durability durability, long segmentSize, Duration batchInterval,
-            long batchBytes, Preallocation preallocation, StorageOpener opener) {
+            long batchBytes, Preallocation preallocation, StorageOpener opener, boolean prefault) {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.durability = Objects.requireNonNull(durability, "durability");
         this.segmentSize = segmentSize;
@@ -34,12 +35,13 @@ public final class JournalOptions {
         this.batchBytes = batchBytes;
         this.preallocation = Objects.requireNonNull(preallocation, "preallocation");
         this.opener = opener;
+        this.prefault = prefault;
     }
 
     /** @return the default options */
     public static JournalOptions defaults() {
         return new JournalOptions(Backend.DEFAULT, Durability.BATCH, DEFAULT_SEGMENT_SIZE, Duration.ofMillis(2),
-                1L << 20, Preallocation.FALLOCATE, null);
+                1L << 20, Preallocation.FALLOCATE, null, true);
     }
 
     /**
@@ -47,7 +49,8 @@ public final class JournalOptions {
      * @return a copy with it
      */
     public JournalOptions withBackend(Backend value) {
-        return new JournalOptions(value, durability, segmentSize, batchInterval, batchBytes, preallocation, null);
+        return new JournalOptions(value, durability, segmentSize, batchInterval, batchBytes, preallocation,
+                null, prefault);
     }
 
     /**
@@ -55,7 +58,8 @@ public final class JournalOptions {
      * @return a copy with it
      */
     public JournalOptions withDurability(Durability value) {
-        return new JournalOptions(backend, value, segmentSize, batchInterval, batchBytes, preallocation, opener);
+        return new JournalOptions(backend, value, segmentSize, batchInterval, batchBytes, preallocation,
+                opener, prefault);
     }
 
     /**
@@ -68,7 +72,8 @@ public final class JournalOptions {
             throw new IolabException("bad journal segment size " + bytes
                     + ": use a multiple of 8 from 4096 (4 KiB) to 1 TiB");
         }
-        return new JournalOptions(backend, durability, bytes, batchInterval, batchBytes, preallocation, opener);
+        return new JournalOptions(backend, durability, bytes, batchInterval, batchBytes, preallocation, opener,
+                prefault);
     }
 
     /**
@@ -83,7 +88,7 @@ public final class JournalOptions {
             throw new IolabException("bad batch thresholds " + interval + " / " + bytes
                     + " bytes: use an interval of at least 1 µs and at least 1 byte");
         }
-        return new JournalOptions(backend, durability, segmentSize, interval, bytes, preallocation, opener);
+        return new JournalOptions(backend, durability, segmentSize, interval, bytes, preallocation, opener, prefault);
     }
 
     /**
@@ -92,12 +97,25 @@ public final class JournalOptions {
      * @return a copy with it
      */
     public JournalOptions withPreallocation(Preallocation value) {
-        return new JournalOptions(backend, durability, segmentSize, batchInterval, batchBytes, value, opener);
+        return new JournalOptions(backend, durability, segmentSize, batchInterval, batchBytes, value, opener,
+                prefault);
+    }
+
+    /**
+     * @param value with a mapping backend ({@link Backend#SEGMENT}), fault in the active segment's pages in a
+     *        background thread ahead of the appender ({@code madvise(MADV_POPULATE_WRITE)}), so appends do not
+     *        stop for the kernel at each new page; on by default
+     * @return a copy with it
+     */
+    public JournalOptions withPrefault(boolean value) {
+        return new JournalOptions(backend, durability, segmentSize, batchInterval, batchBytes, preallocation, opener,
+                value);
     }
 
     /** Tests: open files through {@code value} instead of the backend. */
     JournalOptions withOpener(StorageOpener value) {
-        return new JournalOptions(backend, durability, segmentSize, batchInterval, batchBytes, preallocation, value);
+        return new JournalOptions(backend, durability, segmentSize, batchInterval, batchBytes, preallocation,
+                value, prefault);
     }
 
     /** @return the storage backend */
@@ -130,6 +148,11 @@ public final class JournalOptions {
         return preallocation;
     }
 
+    /** @return true when the active segment's pages are faulted in ahead of the appender */
+    public boolean prefault() {
+        return prefault;
+    }
+
     /** @return the largest payload one record can have with these options */
     public long maxRecordSize() {
         return Math.min(Format.maxPayload(segmentSize), Integer.MAX_VALUE - 64);
@@ -142,6 +165,7 @@ public final class JournalOptions {
     @Override
     public String toString() {
         return "JournalOptions[backend=" + backend + ", durability=" + durability + ", segmentSize=" + segmentSize
-                + ", batch=" + batchInterval + "/" + batchBytes + " bytes, preallocation=" + preallocation.label() + "]";
+                + ", batch=" + batchInterval + "/" + batchBytes + " bytes, preallocation=" + preallocation.label()
+                + ", prefault=" + prefault + "]";
     }
 }

@@ -27,6 +27,9 @@ final class Verifier {
         long expectedNext = -1;
         Path previous = null;
         long previousEnd = 0;
+        // a segment without its seal marker before the last one was being sealed at a crash: its torn tail, a
+        // gap after it and the last segment are what open cuts away, not damage to durable records
+        boolean previousUnsealed = false;
         for (int i = 0; i < files.size(); i++) {
             Path file = files.get(i);
             boolean last = i == files.size() - 1;
@@ -43,22 +46,25 @@ final class Verifier {
                 }
                 if (bad != null) {
                     boolean empty = firstNonZero(f, Format.HEADER_SIZE, size) < 0;
-                    problems.add(new VerifyReport.Problem(file, 0, bad + (last && empty
-                            ? " (the last segment holds no data: the next open deletes it)" : ""), last && empty));
+                    boolean dropped = last && (empty || previousUnsealed);
+                    problems.add(new VerifyReport.Problem(file, 0, bad + (dropped
+                            ? " (the last segment holds nothing durable: the next open deletes it)" : ""), dropped));
                     expectedNext = -1;
                     continue;
                 }
                 if (expectedNext >= 0 && nameSeq != expectedNext) {
                     problems.add(new VerifyReport.Problem(previous, previousEnd, "the segment's records end before"
-                            + " sequence " + expectedNext + " but the next segment starts at " + nameSeq, false));
+                            + " sequence " + expectedNext + " but the next segment starts at " + nameSeq,
+                            last && previousUnsealed));
                 }
+                boolean tail = last || (i == files.size() - 2 && !Format.sealed(header, nameSeq));
                 long capacity = header.getLong(24);
                 long expected = nameSeq;
                 try (SegmentCursor c = new SegmentCursor(opener, file, capacity, opener.open(file, false))) {
                     for (;;) {
                         SegmentCursor.Status status = c.next(capacity, false);
                         if (status == SegmentCursor.Status.END) {
-                            long garbage = last ? firstNonZero(f, c.position(), Math.min(size, capacity)) : -1;
+                            long garbage = tail ? firstNonZero(f, c.position(), Math.min(size, capacity)) : -1;
                             if (garbage >= 0) {
                                 problems.add(new VerifyReport.Problem(file, garbage, "non-zero bytes after the end of"
                                         + " the data at " + c.position() + " (an unacknowledged, partly written tail)",
@@ -69,7 +75,7 @@ final class Verifier {
                         if (status == SegmentCursor.Status.BAD || c.sequence() != expected) {
                             String what = status == SegmentCursor.Status.BAD ? c.problem()
                                     : "record has sequence " + c.sequence() + " where " + expected + " was expected";
-                            problems.add(new VerifyReport.Problem(file, c.recordStart(), what, last));
+                            problems.add(new VerifyReport.Problem(file, c.recordStart(), what, tail));
                             break;
                         }
                         expected++;
@@ -80,6 +86,7 @@ final class Verifier {
                 }
                 expectedNext = expected;
                 previous = file;
+                previousUnsealed = tail && !last;
             }
         }
         return new VerifyReport(dir, files.size(), records, bytes, problems);

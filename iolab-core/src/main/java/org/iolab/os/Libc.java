@@ -56,6 +56,10 @@ final class Libc {
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
                     ValueLayout.ADDRESS),
             ERRNO_OPT);
+    private static final MethodHandle MADVISE = handle("madvise",
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_INT),
+            ERRNO_OPT);
     private static final MethodHandle GETPAGESIZE = handle("getpagesize",
             FunctionDescriptor.of(ValueLayout.JAVA_INT));
     private static final MethodHandle STRERROR = handle("strerror",
@@ -152,6 +156,24 @@ final class Libc {
             throw e;
         } catch (Throwable t) {
             throw unexpected("mincore", t);
+        }
+    }
+
+    /**
+     * {@code madvise(2)}.
+     *
+     * @param address page-aligned start of a mapping
+     * @param length bytes
+     * @param advice e.g. {@code MADV_POPULATE_WRITE} (23)
+     * @return 0, or the errno of the failure
+     */
+    static int madvise(MemorySegment address, long length, int advice) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(CAPTURE);
+            int rc = (int) MADVISE.invokeExact(state, address, length, advice);
+            return rc == 0 ? 0 : errno(state);
+        } catch (Throwable t) {
+            throw unexpected("madvise", t);
         }
     }
 

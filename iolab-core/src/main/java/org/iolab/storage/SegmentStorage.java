@@ -152,6 +152,37 @@ final class SegmentStorage implements StorageFile {
     }
 
     @Override
+    public MemorySegment mapping(long length) {
+        Problems.checkSize(path, length);
+        if (!writable) {
+            throw Problems.readOnly(path, 0);
+        }
+        if (length > capacity) {
+            grow(length);
+        }
+        lock.readLock().lock();
+        try {
+            if (closed) {
+                throw Problems.closed(path);
+            }
+            return segment;
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    @Override
+    public void written(long end) {
+        if (end > capacity) {
+            throw new IllegalArgumentException("written up to " + end + " but only " + capacity + " bytes of "
+                    + path + " are mapped");
+        }
+        if (end > size) {
+            size = end;
+        }
+    }
+
+    @Override
     public void force(boolean metadata) {
         lock.readLock().lock();
         try {

@@ -1,5 +1,6 @@
 package org.iolab.storage;
 
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
@@ -47,6 +48,30 @@ public interface StorageFile extends AutoCloseable {
      * @param size the new size
      */
     void truncate(long size);
+
+    /**
+     * For a writer that formats records in place: the file's bytes {@code [0, length)} as one writable segment of
+     * mapped memory, the file first grown (allocated) to at least {@code length} bytes. Only the writer may use
+     * it, and only until it next calls {@link #write} past {@code length}, {@link #truncate} or {@link #close};
+     * bytes written through it count in {@link #size()} once {@link #written(long)} says so. {@link #force}
+     * syncs them like any other write.
+     *
+     * @param length bytes the writer needs mapped
+     * @return the mapping, or null when this backend does not map files (then use {@link #write})
+     */
+    default MemorySegment mapping(long length) {
+        return null;
+    }
+
+    /**
+     * Tells the file that bytes up to {@code end} were written through {@link #mapping(long)}, so
+     * {@link #size()} is at least {@code end} (and {@link #close()} keeps them). Not thread-safe: call it from one
+     * thread at a time.
+     *
+     * @param end the offset just past the last byte written
+     */
+    default void written(long end) {
+    }
 
     /** Releases the file (and any mapping). Does not sync. */
     @Override

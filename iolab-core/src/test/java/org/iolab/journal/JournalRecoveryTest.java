@@ -174,6 +174,82 @@ class JournalRecoveryTest {
     }
 
     @Test
+    void everySegmentButTheLastIsSealedAfterAClose() throws IOException {
+        List<Path> segs = build(tmp.resolve("j"), options(Backend.DEFAULT, Preallocation.FALLOCATE));
+        assertTrue(segs.size() >= 3);
+        for (int i = 0; i < segs.size(); i++) {
+            ByteBuffer h = ByteBuffer.wrap(Files.readAllBytes(segs.get(i)), 0, Format.HEADER_SIZE)
+                    .order(ByteOrder.LITTLE_ENDIAN);
+            assertEquals(i < segs.size() - 1, Format.sealed(h, Format.parseName(segs.get(i))), segs.get(i).toString());
+        }
+    }
+
+    /**
+     * A crash while the segment before the last was being sealed: its marker is missing and its tail is torn. Open
+     * cuts it there and deletes the last segment (nothing in either was acknowledged as durable); verify calls
+     * the damage recoverable. With the marker present the same damage is corruption.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Backend.class, names = {"SEGMENT", "CHANNEL_HEAP"})
+    void anUnsealedSegmentBeforeTheLastIsCutAtItsTornTail(Backend backend) throws IOException {
+        JournalOptions o = options(backend, Preallocation.FALLOCATE);
+        Path pristine = tmp.resolve("pristine-" + backend);
+        List<Path> segs = build(pristine, o);
+        int n = segs.size();
+        Path previous = segs.get(n - 2);
+        long tornAt = lastRecordStart(previous);
+        long firstOfPrevious = Format.parseName(previous);
+        long recordsBefore;
+        {
+            ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(previous)).order(ByteOrder.LITTLE_ENDIAN);
+            long count = 0;
+            for (long pos = Format.HEADER_SIZE; pos < tornAt; pos += Format.align(b.getInt((int) pos))) {
+                count++;
+            }
+            recordsBefore = firstOfPrevious + count;
+        }
+        // sealed: the same tear is damage to durable records
+        Path sealed = tmp.resolve("sealed-" + backend);
+        copyDir(pristine, sealed);
+        write(sealed.resolve(previous.getFileName()), tornAt + 20, new byte[] {1, 2, 3});
+        assertFalse(Journal.verify(sealed).problems().stream().allMatch(VerifyReport.Problem::recoverable));
+        try (Journal j = Journal.open(sealed, o)) {
+            assertThrows(JournalCorruptedException.class, () -> readAll(j));
+        }
+        // unsealed: recoverable, cut at the torn record, last segment gone
+        Path dir = tmp.resolve("unsealed-" + backend);
+        copyDir(pristine, dir);
+        Path prev = dir.resolve(previous.getFileName());
+        write(prev, Format.SEAL_OFFSET, new byte[8]);
+        write(prev, tornAt + 20, new byte[] {1, 2, 3});
+        VerifyReport report = Journal.verify(dir);
+        assertFalse(report.problems().isEmpty());
+        assertTrue(report.problems().stream().allMatch(VerifyReport.Problem::recoverable), report.toString());
+        try (Journal j = Journal.open(dir, o)) {
+            List<Record> records = readAll(j);
+            assertEquals(recordsBefore, records.size());
+            assertOriginal(records);
+            assertEquals(n - 1, Journal.listSegments(dir).size());
+            assertEquals(recordsBefore, j.append(new byte[] {9}));
+        }
+        try (Journal j = Journal.open(dir, o)) {
+            assertEquals(recordsBefore + 1, readAll(j).size());
+        }
+        assertTrue(Journal.verify(dir).ok(), Journal.verify(dir).problems().toString());
+
+        // unsealed but intact: nothing is lost, and open seals it
+        Path intact = tmp.resolve("intact-" + backend);
+        copyDir(pristine, intact);
+        write(intact.resolve(previous.getFileName()), Format.SEAL_OFFSET, new byte[8]);
+        try (Journal j = Journal.open(intact, o)) {
+            assertEquals(N, readAll(j).size());
+        }
+        ByteBuffer h = ByteBuffer.wrap(Files.readAllBytes(intact.resolve(previous.getFileName())), 0,
+                Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+        assertTrue(Format.sealed(h, firstOfPrevious));
+    }
+
+    @Test
     void repairCutsTheJournalAtTheFirstDamage() throws IOException {
         JournalOptions o = options(Backend.DEFAULT, Preallocation.FALLOCATE);
         Path dir = tmp.resolve("j");
