@@ -20,6 +20,8 @@ public final class BenchmarkNames {
     public static final String JOURNAL_APPEND = "org.iolab.bench.JournalAppendBenchmark.append";
     /** The journal replay benchmark, {@link JournalReplayBenchmark#pass()}. */
     public static final String JOURNAL_REPLAY = "org.iolab.bench.JournalReplayBenchmark.pass";
+    /** The journal write-then-sync benchmark, {@link JournalBulkBenchmark#pass()}. */
+    public static final String JOURNAL_BULK = "org.iolab.bench.JournalBulkBenchmark.pass";
 
     /** Parameter (all benchmarks): catalogue method id. */
     public static final String PARAM_METHOD = "method";

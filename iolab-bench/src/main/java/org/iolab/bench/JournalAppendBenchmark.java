@@ -58,6 +58,10 @@ public class JournalAppendBenchmark {
     @Param("64m")
     public String segmentSize;
 
+    /** {@code true} or {@code false}: {@link JournalOptions#withPrefault(boolean)}. */
+    @Param("true")
+    public String prefault;
+
     /**
      * Folder in which the journal's own sub-folder is created; empty for a temporary folder in
      * {@code java.io.tmpdir}. The sub-folder is deleted at the end of the trial.
@@ -100,7 +104,8 @@ public class JournalAppendBenchmark {
     /** Checks the parameters and opens a fresh journal in a new folder. */
     @Setup(Level.Trial)
     public void setupTrial() {
-        JournalOptions options = JournalFolder.options(backend, durability, segmentSize);
+        JournalOptions options = JournalFolder.options(backend, durability, segmentSize)
+                .withPrefault(Params.bool(prefault, "prefault"));
         long max = options.maxRecordSize();
         size = (int) Params.size(recordSize, "recordSize", Math.min(max, Params.MAX_BUFFER));
         byte[] bytes = new byte[size];
@@ -192,6 +197,6 @@ public class JournalAppendBenchmark {
 
     private String describe() {
         return "backend=" + backend + " durability=" + durability + " recordSize=" + recordSize
-                + " segmentSize=" + segmentSize;
+                + " segmentSize=" + segmentSize + " prefault=" + prefault;
     }
 }

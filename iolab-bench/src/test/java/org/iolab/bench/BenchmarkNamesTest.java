@@ -15,6 +15,8 @@ class BenchmarkNamesTest {
         assertEquals(ReadBenchmark.class.getName() + ".pass", BenchmarkNames.READ);
         assertEquals(WriteBenchmark.class.getName() + ".pass", BenchmarkNames.WRITE);
         assertEquals(RandomAccessBenchmark.class.getName() + ".pass", BenchmarkNames.RANDOM);
+        assertEquals(JournalReplayBenchmark.class.getName() + ".pass", BenchmarkNames.JOURNAL_REPLAY);
+        assertEquals(JournalBulkBenchmark.class.getName() + ".pass", BenchmarkNames.JOURNAL_BULK);
     }
 
     @Test

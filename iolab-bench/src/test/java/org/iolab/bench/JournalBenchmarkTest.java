@@ -42,6 +42,7 @@ class JournalBenchmarkTest {
         b.durability = durability;
         b.recordSize = recordSize;
         b.segmentSize = "64k";
+        b.prefault = "true";
         b.dir = dir.toString();
         return b;
     }
@@ -137,6 +138,45 @@ class JournalBenchmarkTest {
         assertEquals(first, b.pass());
         b.tearDownTrial();
         assertTrue(Files.notExists(folder));
+        assertEquals(0, entries());
+    }
+
+    @ParameterizedTest
+    @MethodSource("backendsAndDurabilities")
+    void bulkStateWritesSyncsAndChecksEveryPass(String backend, String durability) throws Exception {
+        JournalBulkBenchmark b = new JournalBulkBenchmark();
+        b.backend = backend;
+        b.durability = durability;
+        b.recordSize = "3000";
+        b.totalSize = "1m";
+        b.segmentSize = "256k";
+        b.prefault = "true";
+        b.dir = dir.toString();
+        b.setupTrial();
+        assertEquals((1 << 20) / 3000, b.count());
+        for (int pass = 0; pass < 2; pass++) {
+            b.setupIteration();
+            assertEquals(b.count(), b.pass());
+            b.tearDownIteration();
+            assertEquals(0, entries(), "each pass deletes its journal");
+        }
+        b.tearDownTrial();
+    }
+
+    @Test
+    void bulkStateRejectsATotalSmallerThanARecord() throws Exception {
+        JournalBulkBenchmark b = new JournalBulkBenchmark();
+        b.backend = "segment";
+        b.durability = "none";
+        b.recordSize = "64k";
+        b.totalSize = "1k";
+        b.segmentSize = "1m";
+        b.prefault = "false";
+        b.dir = dir.toString();
+        assertTrue(assertThrows(IolabException.class, b::setupTrial).getMessage().contains("totalSize"));
+        b.totalSize = "1m";
+        b.prefault = "maybe";
+        assertTrue(assertThrows(IolabException.class, b::setupTrial).getMessage().contains("prefault"));
         assertEquals(0, entries());
     }
 

@@ -1,0 +1,38 @@
+package org.iolab.os;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PrefaultTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void populatingAMappingKeepsItsBytesAndMakesThePagesResident() throws Exception {
+        Path file = dir.resolve("f");
+        byte[] data = new byte[3 << 20];
+        new Random(7).nextBytes(data);
+        Files.write(file, data);
+        PageCache.evict(file);
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                Arena arena = Arena.ofConfined()) {
+            MemorySegment m = ch.map(FileChannel.MapMode.READ_WRITE, 0, data.length, arena);
+            assertTrue(PageCache.residency(file).fraction() < 0.1, "evicted before");
+            assertTrue(Prefault.populateWrite(m.asSlice(4096, data.length - 4096)), "kernel 5.14+ expected here");
+            assertTrue(PageCache.residency(file).fraction() > 0.9, "resident after populating");
+            assertArrayEquals(data, m.toArray(ValueLayout.JAVA_BYTE));
+        }
+        assertArrayEquals(data, Files.readAllBytes(file));
+    }
+}
