@@ -21,6 +21,10 @@ final class SegmentCursor implements AutoCloseable {
     private final long capacity;
     private StorageFile file;
     private ByteBuffer buf;
+    /** A second view of {@link #buf} whose position and limit select the bytes a CRC covers. */
+    private ByteBuffer crcView;
+    /** A read-only view of {@link #buf} that payloads are sliced from. */
+    private ByteBuffer readOnly;
     private long bufStart;
     private int bufLen;
     private final CRC32C crc = new CRC32C();
@@ -42,7 +46,13 @@ final class SegmentCursor implements AutoCloseable {
         this.capacity = capacity;
         this.file = file;
         this.pos = start;
-        this.buf = ByteBuffer.allocateDirect((int) Math.min(CHUNK, capacity)).order(ByteOrder.LITTLE_ENDIAN);
+        setBuffer(ByteBuffer.allocateDirect((int) Math.min(CHUNK, capacity)).order(ByteOrder.LITTLE_ENDIAN));
+    }
+
+    private void setBuffer(ByteBuffer b) {
+        buf = b;
+        crcView = b.duplicate();
+        readOnly = b.asReadOnlyBuffer();
     }
 
     Path path() {
@@ -110,14 +120,16 @@ final class SegmentCursor implements AutoCloseable {
         at = (int) (pos - bufStart);
         int stored = buf.getInt(at + 4);
         crc.reset();
-        crc.update(buf.duplicate().limit(at + length).position(at + 8));
+        ByteBuffer v = crcView;
+        v.limit(at + length).position(at + 8);
+        crc.update(v);
         int computed = (int) crc.getValue();
         if (stored != computed) {
             return bad(String.format("record CRC32C mismatch (stored 0x%08x, computed 0x%08x over %d bytes)",
                     stored, computed, length - 8));
         }
         sequence = buf.getLong(at + 8);
-        payload = buf.slice(at + Format.FRAME_HEADER, length - Format.FRAME_HEADER).asReadOnlyBuffer();
+        payload = readOnly.slice(at + Format.FRAME_HEADER, length - Format.FRAME_HEADER);
         pos += Format.align(length);
         return Status.RECORD;
     }
@@ -134,7 +146,7 @@ final class SegmentCursor implements AutoCloseable {
         }
         int want = (int) Math.max(n, Math.min(Math.max(CHUNK, buf.capacity()), lim - p));
         if (buf.capacity() < want) {
-            buf = ByteBuffer.allocateDirect(want).order(ByteOrder.LITTLE_ENDIAN);
+            setBuffer(ByteBuffer.allocateDirect(want).order(ByteOrder.LITTLE_ENDIAN));
         }
         buf.clear().limit(want);
         file.read(p, buf);
