@@ -1,5 +1,6 @@
 package org.iolab.journal;
 
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -15,6 +16,12 @@ final class SegmentCursor implements AutoCloseable {
     enum Status { RECORD, END, BAD }
 
     private static final int CHUNK = 256 * 1024;
+    /**
+     * Records at least this long are checked and handed out straight from the file's mapping when the backend
+     * maps (no copy); shorter ones are read through the buffer, where a CRC does not pay the mapping's
+     * per-call arena acquire and release.
+     */
+    private static final int ZERO_COPY_MIN = 4096;
 
     private final StorageOpener opener;
     private final Path path;
@@ -25,6 +32,10 @@ final class SegmentCursor implements AutoCloseable {
     private ByteBuffer crcView;
     /** A read-only view of {@link #buf} that payloads are sliced from. */
     private ByteBuffer readOnly;
+    /** The file's mapping (little-endian), when the backend maps and it is under 2 GiB; else null. */
+    private ByteBuffer mapped;
+    private ByteBuffer mappedCrc;
+    private ByteBuffer mappedReadOnly;
     private long bufStart;
     private int bufLen;
     private final CRC32C crc = new CRC32C();
@@ -47,6 +58,19 @@ final class SegmentCursor implements AutoCloseable {
         this.file = file;
         this.pos = start;
         setBuffer(ByteBuffer.allocateDirect((int) Math.min(CHUNK, capacity)).order(ByteOrder.LITTLE_ENDIAN));
+        attachView();
+    }
+
+    private void attachView() {
+        mapped = null;
+        mappedCrc = null;
+        mappedReadOnly = null;
+        MemorySegment view = file.view();
+        if (view != null && view.byteSize() <= Integer.MAX_VALUE) {
+            mapped = view.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+            mappedCrc = mapped.duplicate();
+            mappedReadOnly = mapped;
+        }
     }
 
     private void setBuffer(ByteBuffer b) {
@@ -106,9 +130,15 @@ final class SegmentCursor implements AutoCloseable {
             }
             return Status.END;
         }
-        fill(pos, Format.FRAME_HEADER, lim);
-        int at = (int) (pos - bufStart);
-        int length = buf.getInt(at);
+        ByteBuffer m = mapped;
+        boolean inView = m != null && pos + Format.FRAME_HEADER <= m.capacity();
+        int length;
+        if (inView) {
+            length = m.getInt((int) pos);
+        } else {
+            fill(pos, Format.FRAME_HEADER, lim);
+            length = buf.getInt((int) (pos - bufStart));
+        }
         if (length == 0) {
             return exact ? bad("zero length before the end of written data at " + limit) : Status.END;
         }
@@ -116,11 +146,18 @@ final class SegmentCursor implements AutoCloseable {
             return bad("record length " + Integer.toUnsignedString(length) + " is out of range (at least "
                     + Format.FRAME_HEADER + ", at most the " + (lim - pos) + " bytes left in the segment)");
         }
+        if (inView && length >= ZERO_COPY_MIN && pos + length <= m.capacity()) {
+            return checked(m, mappedCrc, mappedReadOnly, (int) pos, length);
+        }
         fill(pos, length, lim);
-        at = (int) (pos - bufStart);
-        int stored = buf.getInt(at + 4);
+        return checked(buf, crcView, readOnly, (int) (pos - bufStart), length);
+    }
+
+    /** Checks the frame of {@code length} bytes at {@code at} of {@code b} and, when good, makes it current. */
+    private Status checked(ByteBuffer b, ByteBuffer crcOver, ByteBuffer sliceFrom, int at, int length) {
+        int stored = b.getInt(at + 4);
         crc.reset();
-        ByteBuffer v = crcView;
+        ByteBuffer v = crcOver;
         v.limit(at + length).position(at + 8);
         crc.update(v);
         int computed = (int) crc.getValue();
@@ -128,8 +165,8 @@ final class SegmentCursor implements AutoCloseable {
             return bad(String.format("record CRC32C mismatch (stored 0x%08x, computed 0x%08x over %d bytes)",
                     stored, computed, length - 8));
         }
-        sequence = buf.getLong(at + 8);
-        payload = readOnly.slice(at + Format.FRAME_HEADER, length - Format.FRAME_HEADER);
+        sequence = b.getLong(at + 8);
+        payload = sliceFrom.slice(at + Format.FRAME_HEADER, length - Format.FRAME_HEADER);
         pos += Format.align(length);
         return Status.RECORD;
     }
@@ -157,6 +194,7 @@ final class SegmentCursor implements AutoCloseable {
     private void reopen() {
         file.close();
         file = Journal.openForRead(opener, path);
+        attachView();
     }
 
     @Override

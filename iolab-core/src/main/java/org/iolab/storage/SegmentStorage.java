@@ -172,6 +172,19 @@ final class SegmentStorage implements StorageFile {
     }
 
     @Override
+    public MemorySegment view() {
+        lock.readLock().lock();
+        try {
+            if (closed) {
+                throw Problems.closed(path);
+            }
+            return segment == null ? null : segment.asReadOnly();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    @Override
     public void written(long end) {
         if (end > capacity) {
             throw new IllegalArgumentException("written up to " + end + " but only " + capacity + " bytes of "

@@ -73,6 +73,16 @@ public interface StorageFile extends AutoCloseable {
     default void written(long end) {
     }
 
+    /**
+     * For readers that want to avoid a copy: the file's bytes as read-only mapped memory, valid until this
+     * object is closed (or grows the file by a write).
+     *
+     * @return the mapping of the file as it was opened or last grown, or null when this backend does not map
+     */
+    default MemorySegment view() {
+        return null;
+    }
+
     /** Releases the file (and any mapping). Does not sync. */
     @Override
     void close();

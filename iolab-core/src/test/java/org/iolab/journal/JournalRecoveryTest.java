@@ -249,6 +249,38 @@ class JournalRecoveryTest {
         assertTrue(Format.sealed(h, firstOfPrevious));
     }
 
+    /** Large records are checked straight from the mapping (no copy): a flipped byte there is still caught. */
+    @ParameterizedTest
+    @EnumSource(value = Backend.class, names = {"SEGMENT", "CHANNEL_DIRECT"})
+    void aFlippedByteInALargeRecordIsCaught(Backend backend) throws IOException {
+        JournalOptions o = JournalOptions.defaults().withBackend(backend).withSegmentSize(64 * 1024)
+                .withDurability(Durability.NONE);
+        Path dir = tmp.resolve("large-" + backend);
+        byte[][] payloads = new byte[12][];
+        try (Journal j = Journal.open(dir, o)) {
+            for (int i = 0; i < payloads.length; i++) {
+                payloads[i] = Payloads.of(i, 10_000 + i);
+                j.append(payloads[i]);
+            }
+        }
+        try (Journal j = Journal.open(dir, o)) {
+            List<Record> all = readAll(j);
+            assertEquals(payloads.length, all.size());
+            for (int i = 0; i < payloads.length; i++) {
+                assertEquals(new Record(i, payloads[i]), all.get(i));
+            }
+        }
+        Path first = Journal.listSegments(dir).getFirst();
+        long second = Format.HEADER_SIZE + Format.align(Format.FRAME_HEADER + payloads[0].length);
+        byte[] bytes = Files.readAllBytes(first);
+        write(first, second + 5000, new byte[] {(byte) (bytes[(int) second + 5000] ^ 0x40)});
+        try (Journal j = Journal.open(dir, o)) {
+            JournalCorruptedException e = assertThrows(JournalCorruptedException.class, () -> readAll(j));
+            assertEquals(first, e.file());
+            assertEquals(second, e.offset());
+        }
+    }
+
     @Test
     void repairCutsTheJournalAtTheFirstDamage() throws IOException {
         JournalOptions o = options(Backend.DEFAULT, Preallocation.FALLOCATE);
