@@ -93,7 +93,7 @@ public final class PageCacheTruth {
             }
             // a synced Java write against C write()+fdatasync, an unsynced one against the page cache's speed
             case WRITE -> nearest(m, limits, "c", m.sync() ? "write" : "write-nosync", false);
-            case RANDOM -> Optional.empty();
+            case RANDOM, JOURNAL_APPEND, JOURNAL_REPLAY, CHRONICLE_APPEND, CHRONICLE_REPLAY -> Optional.empty();
         };
     }
 
@@ -137,7 +137,7 @@ public final class PageCacheTruth {
     }
 
     private static Optional<Limit> fio(Measurement m, List<Limit> limits) {
-        if (m.bench() == Bench.RANDOM) {
+        if (m.bench() == Bench.RANDOM || m.bench().journal()) {
             return Optional.empty();
         }
         boolean direct = m.method().startsWith("odirect");

@@ -315,6 +315,8 @@ public final class HtmlReport {
             case READ -> m.kind() == org.iolab.catalogue.Kind.READ_CHARS ? "read (chars)" : "read";
             case WRITE -> "write";
             case RANDOM -> "random";
+            case JOURNAL_APPEND, CHRONICLE_APPEND -> "append";
+            case JOURNAL_REPLAY, CHRONICLE_REPLAY -> "replay";
         };
     }
 
