@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.Predicate;
+import org.iolab.Sizes;
 import org.iolab.report.model.Bench;
 import org.iolab.report.model.Limit;
 import org.iolab.report.model.Measurement;
@@ -128,6 +129,10 @@ public final class PageCacheTruth {
             return l.operation().equals("write-nosync") ? "C write() without sync" : "C " + l.operation() + "()";
         }
         String op = l.operation();
+        if (op.startsWith("journal-")) {
+            return l.tool() + " write " + Sizes.format(l.blockSize()) + " blocks ("
+                    + (op.endsWith("fdatasync") ? "fdatasync at the BATCH cadence" : "buffered, fsync at the end") + ")";
+        }
         int dash = op.indexOf('-');
         if (dash < 0) {
             return l.tool() + " " + op;
