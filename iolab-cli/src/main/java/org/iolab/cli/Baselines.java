@@ -55,6 +55,9 @@ final class Baselines implements Execution.AfterPoints {
             // the facts describe the run; missing ones must not cost the results
             notes.add("machine facts could not be collected: " + e.getMessage());
         }
+        if (points.isEmpty()) {
+            return; // a journal-only run: its fio comparators are the journal's own (JournalExtras)
+        }
         if (!limitsWanted) {
             notes.add("physical limits not measured (--no-limits); run without it to see Java against C and fio");
             return;

@@ -7,12 +7,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.iolab.IolabException;
 import org.iolab.catalogue.Preallocation;
 import org.iolab.report.html.HtmlReport;
+import org.iolab.report.model.Limit;
 import org.iolab.report.model.ResultSet;
 import org.iolab.report.model.RunData;
 import picocli.CommandLine.Command;
@@ -26,6 +28,21 @@ final class BenchCommand implements Callable<Integer> {
             description = "smoke (every method once, <1 min), quick (default, ~3 min), seeds (the articles),"
                     + " full (everything; hours)")
     String profile;
+
+    @Option(names = "--workload", paramLabel = "WHAT", description = "file (default: the catalogue's methods),"
+            + " journal (appends, replay and latency of iolab's journal next to Chronicle Queue and fio) or all")
+    String workload;
+
+    @Option(names = "--record-sizes", paramLabel = "SIZES", description = "journal record sizes, e.g. 64,1k,4k,64k")
+    String recordSizes;
+
+    @Option(names = "--backends", paramLabel = "NAMES", description = "journal storage backends, e.g."
+            + " segment,mapped, or all")
+    String backends;
+
+    @Option(names = "--durability", paramLabel = "LEVELS", description = "journal durability levels: none, batch,"
+            + " always (comma list) or all")
+    String durability;
 
     @Option(names = "--methods", paramLabel = "IDS", description = "comma list of method ids (default: the profile's)")
     String methods;
@@ -102,40 +119,104 @@ final class BenchCommand implements Callable<Integer> {
                 forks, runs, prealloc == null ? null : Preallocation.parse(prealloc), sync, budget);
     }
 
+    /**
+     * @return the checked journal request
+     * @throws IolabException on bad input
+     */
+    JournalPlan.Request journalRequest() {
+        return new JournalPlan.Request(
+                recordSizes == null ? null : JournalPlan.recordSizes(recordSizes),
+                backends == null ? null : JournalPlan.backends(backends),
+                durability == null ? null : JournalPlan.durabilities(durability), forks, runs);
+    }
+
+    /**
+     * @return the checked workload, refusing options that belong to a workload that does not run
+     * @throws IolabException naming the option
+     */
+    Workload workload() {
+        Workload w = workload == null ? Workload.FILE : Workload.parse(workload);
+        if (!w.journal()) {
+            for (String[] o : new String[][] {{"--record-sizes", recordSizes}, {"--backends", backends},
+                    {"--durability", durability}}) {
+                if (o[1] != null) {
+                    throw new IolabException(o[0] + " is an option of the journal workload; add --workload journal"
+                            + " (or all)");
+                }
+            }
+        }
+        if (!w.files()) {
+            for (String[] o : new String[][] {{"--methods", methods}, {"--buffers", buffers}, {"--sizes", sizes},
+                    {"--cache", cache}, {"--prealloc", prealloc}}) {
+                if (o[1] != null) {
+                    throw new IolabException(o[0] + " is an option of the file workload; use --workload file (the"
+                            + " default) or all");
+                }
+            }
+        }
+        return w;
+    }
+
     @Override
     public Integer call() {
         Profile p = Profile.parse(profile);
+        Workload w = workload();
         Planner.Request r = request();
+        JournalPlan.Request jr = journalRequest();
         if (dropCaches && !org.iolab.os.PageCache.canDropAll()) {
             throw new IolabException("--drop-caches needs root (cannot write /proc/sys/vm/drop_caches); run as"
                     + " root or leave it out to evict files with posix_fadvise");
         }
-        List<Point> points = Planner.plan(p, r, ram());
-        if (points.isEmpty()) {
+        List<Point> points = w.files() ? Planner.plan(p, r, ram()) : List.of();
+        JournalPlan.Plan journal = w.journal() ? JournalPlan.plan(p, jr, JournalPlan::inBuild)
+                : new JournalPlan.Plan(List.of(), List.of(), List.of(), 0, 1, List.of());
+        if (points.isEmpty() && journal.points().isEmpty()) {
             throw new IolabException("nothing to run: profile " + p.name() + " with these --methods has no points");
         }
         Path parent = dir != null ? dir : Path.of("").toAbsolutePath();
         checkDir(parent);
         if (!dryRun) {
-            org.iolab.os.FileSpace.requireFree(parent, Execution.spaceNeeded(points), "benchmark files");
+            org.iolab.os.FileSpace.requireFree(parent, Execution.spaceNeeded(points) + journal.spaceNeeded(),
+                    "benchmark files");
         }
         Path results = out != null ? out : Path.of("iolab-results",
                 LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
         PrintStream err = System.err;
-        double total = points.stream().mapToDouble(Point::wallSeconds).sum();
-        err.printf(Locale.ROOT, "iolab: profile %s: %d points, estimated %s%n", p.name(), points.size(),
-                minutes(total));
+        double total = points.stream().mapToDouble(Point::wallSeconds).sum()
+                + journal.points().stream().mapToDouble(JournalPoint::wallSeconds).sum() + journal.afterSeconds();
+        if (w == Workload.FILE) {
+            err.printf(Locale.ROOT, "iolab: profile %s: %d points, estimated %s%n", p.name(), points.size(),
+                    minutes(total));
+        } else {
+            err.printf(Locale.ROOT, "iolab: profile %s, workload %s: %d points (%d journal) and %d latency runs,"
+                    + " estimated %s%n", p.name(), w.name().toLowerCase(Locale.ROOT),
+                    points.size() + journal.points().size(), journal.points().size(), journal.latency().size(),
+                    minutes(total));
+        }
         if (dryRun) {
             for (Point pt : points) {
                 System.out.printf(Locale.ROOT, "%-70s %3d x %6.2fs  ~%.1fs%n", pt.describe(), pt.runs(),
                         pt.passSeconds(), pt.wallSeconds());
             }
+            for (JournalPoint jp : journal.points()) {
+                System.out.printf(Locale.ROOT, "%-70s %3d x %6.2fs  ~%.1fs%n", jp.describe(), jp.runs(),
+                        jp.iterationSeconds(), jp.wallSeconds());
+            }
+            JournalPlan.describeAfter(journal).forEach(System.out::println);
+            journal.notes().forEach(System.out::println);
             return 0;
         }
         checkOut(results);
-        Execution run = new Execution(points, parent, verbose, dropCaches, err);
+        Execution run = new Execution(points, journal.points(), journal.afterSeconds(), parent, verbose, dropCaches,
+                err);
         Baselines baselines = new Baselines(points, Math.min(p.runs(), 3), !noLimits, err);
-        var array = run.run(baselines);
+        JournalExtras extras = new JournalExtras(journal, !noLimits, err);
+        var array = run.run((workDir, dataFiles, prepare) -> {
+            baselines.run(workDir, dataFiles, prepare);
+            if (w.journal()) {
+                extras.run(workDir);
+            }
+        });
         Path json = results.resolve("results.json");
         try {
             Files.createDirectories(results);
@@ -143,10 +224,16 @@ final class BenchCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw IolabException.io("write", json, e);
         }
+        ResultSet set = ResultSet.load(json);
         Results.table(Results.rows(array), System.out);
+        JournalTable.print(set.journal(), System.out);
         System.out.println();
         System.out.println("results: " + json);
-        RunData data = new RunData(ResultSet.load(json), baselines.facts(), baselines.limits(), baselines.notes());
+        List<Limit> limits = new ArrayList<>(baselines.limits());
+        limits.addAll(extras.limits());
+        List<String> notes = new ArrayList<>(baselines.notes());
+        notes.addAll(extras.notes());
+        RunData data = new RunData(set, baselines.facts(), limits, notes, extras.latency());
         data.writeSiblings(results);
         System.out.println("report: " + HtmlReport.write(data, results));
         if (baselines.wrongChecksum() != null) {

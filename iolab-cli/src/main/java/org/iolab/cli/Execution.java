@@ -28,24 +28,32 @@ import org.openjdk.jmh.runner.format.OutputFormatFactory;
 import org.openjdk.jmh.runner.options.VerboseMode;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
 
 /** Runs planned points with JMH, in a workspace that is removed afterwards. */
 final class Execution {
     private final List<Point> points;
+    private final List<JournalPoint> journal;
+    private final double afterSeconds;
     private final Path parent;
     private final boolean verbose;
     private final boolean dropCaches;
     private final PrintStream err;
 
     /**
-     * @param points what to run
+     * @param points the file points to run
+     * @param journal the journal points to run after them
+     * @param afterSeconds estimated seconds of what runs after the points (for the progress line's ETA)
      * @param parent where the workspace is made
      * @param verbose show JMH's output
      * @param dropCaches cold passes use drop_caches
      * @param err where progress goes
      */
-    Execution(List<Point> points, Path parent, boolean verbose, boolean dropCaches, PrintStream err) {
+    Execution(List<Point> points, List<JournalPoint> journal, double afterSeconds, Path parent, boolean verbose,
+              boolean dropCaches, PrintStream err) {
         this.points = points;
+        this.journal = journal;
+        this.afterSeconds = afterSeconds;
         this.parent = parent;
         this.verbose = verbose;
         this.dropCaches = dropCaches;
@@ -88,7 +96,9 @@ final class Execution {
     ArrayNode run(AfterPoints after) {
         // iolab runs only in its own workspace; a JMH run of another tool does not stop it
         System.setProperty("jmh.ignoreLock", "true");
-        double total = points.stream().mapToDouble(Point::wallSeconds).sum();
+        List<Task> tasks = new ArrayList<>(points);
+        tasks.addAll(journal);
+        double total = tasks.stream().mapToDouble(Task::wallSeconds).sum() + afterSeconds;
         ProgressFormat progress = new ProgressFormat(err, total);
         List<RunResult> results = new ArrayList<>();
         List<List<List<Double>>> warmups = new ArrayList<>();
@@ -106,12 +116,12 @@ final class Execution {
                 dataFiles.put(size, f);
             }
             double done = 0;
-            for (int i = 0; i < points.size(); i++) {
-                Point p = points.get(i);
+            for (int i = 0; i < tasks.size(); i++) {
+                Task p = tasks.get(i);
                 if (verbose) {
-                    err.printf(Locale.ROOT, "%n# iolab point %d/%d: %s%n", i + 1, points.size(), p.describe());
+                    err.printf(Locale.ROOT, "%n# iolab point %d/%d: %s%n", i + 1, tasks.size(), p.describe());
                 } else {
-                    progress.point(i + 1, points.size(), p, done);
+                    progress.point(i + 1, tasks.size(), p, done);
                 }
                 PrintStream systemErr = System.err;
                 if (!verbose) {
@@ -124,7 +134,8 @@ final class Execution {
                     }, true, java.nio.charset.StandardCharsets.UTF_8));
                 }
                 try {
-                    var opts = options(p, ws.dir()).build();
+                    var opts = (p instanceof JournalPoint j ? options(j, ws.dir()) : options((Point) p, ws.dir()))
+                            .build();
                     WarmupRecorder recorder = new WarmupRecorder(verbose
                             ? OutputFormatFactory.createFormatInstance(systemOut(), VerboseMode.NORMAL) : progress);
                     for (RunResult r : new Runner(opts, recorder).run()) {
@@ -203,6 +214,35 @@ final class Execution {
         return o;
     }
 
+    /**
+     * @param p a journal point
+     * @param dir the workspace (each trial makes and deletes its own journal folder in it)
+     * @return JMH options that run exactly that point
+     */
+    static ChainedOptionsBuilder options(JournalPoint p, Path dir) {
+        ChainedOptionsBuilder o = new OptionsBuilder()
+                .include(BenchmarkNames.includePattern(p.bench().jmhName()))
+                .warmupIterations(p.warmups())
+                .measurementIterations(p.runs())
+                .forks(p.forks())
+                .shouldFailOnError(true)
+                .param("recordSize", Long.toString(p.recordSize()))
+                .param(BenchmarkNames.PARAM_DIR, dir.toString());
+        if (p.bench().append()) {
+            TimeValue t = TimeValue.milliseconds(Math.max(1, Math.round(p.iterationSeconds() * 1000)));
+            o.mode(Mode.Throughput).timeUnit(TimeUnit.SECONDS).warmupTime(t).measurementTime(t);
+        } else {
+            o.mode(Mode.SingleShotTime).timeUnit(TimeUnit.MILLISECONDS).param("records", Long.toString(p.records()));
+        }
+        if (!p.bench().chronicle()) {
+            o.param("backend", p.backend());
+        }
+        if (p.durability() != null) {
+            o.param("durability", p.durabilityParam());
+        }
+        return o;
+    }
+
     private String evict() {
         return dropCaches ? "drop-caches" : "fadvise";
     }
@@ -213,7 +253,7 @@ final class Execution {
      * @param output JMH's last lines
      * @return a failure naming the method, its parameters and the root cause
      */
-    static BenchmarkFailure failure(Point p, Throwable e, String output) {
+    static BenchmarkFailure failure(Task p, Throwable e, String output) {
         String root = rootMessage(e);
         if (root == null) {
             List<String> tail = output.lines().filter(l -> !l.isBlank()).toList();

@@ -26,7 +26,7 @@ import org.iolab.catalogue.Preallocation;
  */
 record Point(Bench bench, MethodInfo method, int bufferSize, long requestedSize, long fileSize, Cache cache,
              Preallocation prealloc, boolean sync, long stride, int length, int warmups, int runs, int forks,
-             double passSeconds, double wallSeconds) {
+             double passSeconds, double wallSeconds) implements Task {
 
     /** @return the number of probes of a random-access pass, as the benchmark computes them */
     long probes() {
@@ -45,7 +45,8 @@ record Point(Bench bench, MethodInfo method, int bufferSize, long requestedSize,
     }
 
     /** @return e.g. {@code fis-array buf=8 KiB size=256 MiB cold} */
-    String describe() {
+    @Override
+    public String describe() {
         StringBuilder b = new StringBuilder(method.id());
         if (bench != Bench.RANDOM && method.usesBuffer()) {
             b.append(" buf=").append(Sizes.format(bufferSize));

@@ -29,7 +29,7 @@ final class ProgressFormat implements OutputFormat {
     private double plannedDone;
     private int index;
     private int total;
-    private Point point;
+    private Task point;
     private int lastWidth;
 
     /**
@@ -48,10 +48,10 @@ final class ProgressFormat implements OutputFormat {
      *
      * @param i its number, from 1
      * @param n how many points there are
-     * @param p the point
+     * @param p the point (a file or a journal point)
      * @param doneBefore planned seconds of the points already run
      */
-    void point(int i, int n, Point p, double doneBefore) {
+    void point(int i, int n, Task p, double doneBefore) {
         this.index = i;
         this.total = n;
         this.point = p;

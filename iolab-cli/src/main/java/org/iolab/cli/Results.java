@@ -68,6 +68,11 @@ final class Results {
         }
         int i = 0;
         for (JsonNode entry : array) {
+            if (journal(entry) != null) {
+                addJournalThroughput((ObjectNode) entry, journal(entry));
+                i++;
+                continue;
+            }
             addThroughput((ObjectNode) entry);
             if (i < warmupSeconds.size() && !warmupSeconds.get(i).isEmpty()) {
                 addWarmups((ObjectNode) entry, warmupSeconds.get(i));
@@ -161,6 +166,76 @@ final class Results {
     }
 
     /**
+     * @param entry a JMH result entry
+     * @return its journal benchmark, or null for a file benchmark
+     */
+    static JournalBench journal(JsonNode entry) {
+        String name = entry.path("benchmark").asText();
+        for (JournalBench b : JournalBench.values()) {
+            if (b.jmhName().equals(name)) {
+                return b;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Adds {@code secondaryMetrics.throughput} to a journal entry: payload bytes per second of every
+     * iteration (appends: ops/s × record size) or pass (replays: records × record size / pass time).
+     *
+     * @param entry one JMH result entry of a journal benchmark
+     * @param bench which one
+     */
+    static void addJournalThroughput(ObjectNode entry, JournalBench bench) {
+        JsonNode params = entry.path("params");
+        JsonNode primary = entry.path("primaryMetric");
+        long recordSize = Sizes.parse(params.path("recordSize").asText("64"), "recordSize");
+        long records = bench.append() ? 0 : Sizes.parse(params.path("records").asText("0"), "records");
+        String unit = primary.path("scoreUnit").asText(bench.append() ? "ops/s" : "ms/op");
+        ArrayNode raw = JSON.createArrayNode();
+        List<Double> all = new ArrayList<>();
+        for (JsonNode fork : primary.path("rawData")) {
+            ArrayNode f = raw.addArray();
+            for (JsonNode t : fork) {
+                double v = bench.append() ? t.asDouble() * perSecond(unit) * recordSize
+                        : records * recordSize / (t.asDouble() * secondsPer(unit));
+                f.add(v);
+                all.add(v);
+            }
+        }
+        double[] values = all.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        ObjectNode m = JSON.createObjectNode();
+        m.put("score", percentile(values, 50));
+        m.put("scoreError", "NaN");
+        ArrayNode confidence = m.putArray("scoreConfidence");
+        confidence.add(values.length == 0 ? Double.NaN : values[0]);
+        confidence.add(values.length == 0 ? Double.NaN : values[values.length - 1]);
+        ObjectNode pcts = m.putObject("scorePercentiles");
+        for (double p : PERCENTILES) {
+            pcts.put(String.format(Locale.ROOT, p == Math.rint(p) ? "%.1f" : "%s", p), percentile(values, p));
+        }
+        m.put("scoreUnit", "B/s");
+        m.set("rawData", raw);
+        JsonNode secondary = entry.get("secondaryMetrics");
+        ObjectNode sec = secondary instanceof ObjectNode o ? o : entry.putObject("secondaryMetrics");
+        sec.set(METRIC, m);
+    }
+
+    /**
+     * @param unit a JMH throughput unit such as {@code ops/s}
+     * @return operations per second per unit
+     */
+    static double perSecond(String unit) {
+        return switch (unit) {
+            case "ops/s" -> 1;
+            case "ops/ms" -> 1e3;
+            case "ops/us" -> 1e6;
+            case "ops/ns" -> 1e9;
+            default -> throw new IllegalStateException("unexpected JMH unit " + unit);
+        };
+    }
+
+    /**
      * @param unit a JMH time-per-op unit
      * @return seconds per unit
      */
@@ -214,6 +289,9 @@ final class Results {
     static List<Row> rows(ArrayNode array) {
         List<Row> rows = new ArrayList<>();
         for (JsonNode e : array) {
+            if (journal(e) != null) {
+                continue; // printed by journalTable
+            }
             JsonNode params = e.path("params");
             String id = params.path("method").asText();
             MethodInfo info = Catalogue.find(id).orElseThrow(() -> Catalogue.unknown(id));

@@ -37,7 +37,8 @@ final class WarmupRecorder implements OutputFormat {
 
     @Override
     public void iterationResult(BenchmarkParams bp, IterationParams ip, int iteration, IterationResult r) {
-        if (ip.getType() == IterationType.WARMUP) {
+        // throughput points (journal appends) have rates, not pass times; their warm-ups are not recorded
+        if (ip.getType() == IterationType.WARMUP && r.getScoreUnit().endsWith("/op")) {
             if (iteration == 1 || seconds.isEmpty()) {
                 seconds.add(new ArrayList<>()); // a new fork starts its warm-up at pass 1
             }

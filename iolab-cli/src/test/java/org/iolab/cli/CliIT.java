@@ -130,6 +130,60 @@ class CliIT {
     }
 
     @Test
+    void badJournalOptionsAreOneLineAndExitTwo(@TempDir Path tmp) throws Exception {
+        String[] journal = {"bench", "--profile", "smoke", "--dry-run", "--dir", tmp.toString(), "--workload",
+            "journal"};
+        assertUserError(tmp, "'0'", concat(journal, "--record-sizes", "0"));
+        assertUserError(tmp, "floppy", concat(journal, "--backends", "segment,floppy"));
+        assertUserError(tmp, "sometimes", concat(journal, "--durability", "none,sometimes"));
+        assertUserError(tmp, "--workload", "bench", "--profile", "smoke", "--dry-run", "--record-sizes", "64");
+        assertUserError(tmp, "'disk'", "bench", "--profile", "smoke", "--dry-run", "--workload", "disk");
+    }
+
+    @Test
+    void journalSmokeWritesJournalPointsAndItsSection(@TempDir Path tmp) throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("dir"));
+        Path out = tmp.resolve("out");
+        Run plan = iolab(tmp, "bench", "--workload", "journal", "--profile", "smoke", "--dry-run");
+        assertEquals(0, plan.exit(), plan.err());
+        assertTrue(plan.out().contains("journal segment append record=64 B durability=none"), plan.out());
+        Run r = iolab(tmp, "bench", "--workload", "journal", "--profile", "smoke", "--out", out.toString(), "--dir",
+                dir.toString());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("JOURNAL APPENDS") && r.out().contains("JOURNAL REPLAY"), r.out());
+        JsonNode results = JSON.readTree(out.resolve("results.json").toFile());
+        Set<String> benchmarks = new TreeSet<>();
+        for (JsonNode e : results) {
+            benchmarks.add(e.path("benchmark").asText());
+            JsonNode t = e.path("secondaryMetrics").path("throughput");
+            assertEquals("B/s", t.path("scoreUnit").asText(), e.toString());
+            assertTrue(t.path("score").asDouble() > 0, e.toString());
+        }
+        assertTrue(benchmarks.containsAll(Set.of("org.iolab.bench.JournalAppendBenchmark.append",
+                "org.iolab.bench.JournalReplayBenchmark.pass")), benchmarks.toString());
+        String html = Files.readString(out.resolve("report.html"), StandardCharsets.UTF_8);
+        assertTrue(html.contains("The journal") && html.contains("class=\"journal-appends\"")
+                && html.contains("class=\"targets\""), "the report has the journal section");
+        JsonNode limits = JSON.readTree(out.resolve("limits.json").toFile());
+        JsonNode notes = JSON.readTree(out.resolve("notes.json").toFile());
+        boolean fio = false;
+        for (JsonNode l : limits) {
+            fio |= l.path("operation").asText().startsWith("journal-write");
+        }
+        boolean noFio = false;
+        for (JsonNode n : notes) {
+            noFio |= n.asText().startsWith("fio not installed");
+        }
+        assertTrue(fio || noFio, "fio comparators, or a note that fio is missing: " + limits + notes);
+        Run again = iolab(tmp, "report", out.resolve("results.json").toString(), "--out", tmp.resolve("re")
+                .toString());
+        assertEquals(0, again.exit(), again.err());
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(Set.of(), names(left), "--dir is left empty");
+        }
+    }
+
+    @Test
     void methodsJsonListsTheCatalogue(@TempDir Path tmp) throws Exception {
         Run r = iolab(tmp, "methods");
         assertEquals(0, r.exit(), r.err());

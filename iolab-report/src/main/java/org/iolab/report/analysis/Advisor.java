@@ -29,6 +29,8 @@ public final class Advisor {
     public static final String SEQUENTIAL_WRITE = "sequential write";
     /** Workload name of random reads. */
     public static final String RANDOM_READ = "random read";
+    /** Workload name of the journal's storage backend (appends at NONE with 64 B records). */
+    public static final String JOURNAL_BACKEND = "journal backend";
 
     private Advisor() {
     }
@@ -36,8 +38,8 @@ public final class Advisor {
     /**
      * @param run a run
      * @return advice for {@value #SEQUENTIAL_READ_WARM}, {@value #SEQUENTIAL_READ_COLD},
-     *     {@value #SEQUENTIAL_WRITE} and {@value #RANDOM_READ}, in that order; a workload the run did not
-     *     measure is left out
+     *     {@value #SEQUENTIAL_WRITE}, {@value #RANDOM_READ} and {@value #JOURNAL_BACKEND}, in that order; a
+     *     workload the run did not measure is left out
      */
     public static List<Advice> advise(RunData run) {
         List<Measurement> all = run.results().measurements().stream().filter(m -> !m.passes().isEmpty()).toList();
@@ -59,7 +61,51 @@ public final class Advisor {
         } else {
             advice(RANDOM_READ, all, random, "").ifPresent(out::add);
         }
+        journalBackend(run).ifPresent(out::add);
         return out;
+    }
+
+    /**
+     * @param run a run
+     * @return the backend with the most appends per second at durability NONE with 64 B records (or, without
+     *     those, the smallest record size measured at NONE), the runner-up another backend's best at the same
+     *     setting; empty when the run has no such appends
+     */
+    static Optional<Advice> journalBackend(RunData run) {
+        List<Measurement> none = run.results().journal().stream().filter(m -> m.bench() == Bench.JOURNAL_APPEND
+                && "none".equals(m.durability()) && !m.passes().isEmpty()).toList();
+        if (none.isEmpty()) {
+            return Optional.empty();
+        }
+        long size = none.stream().anyMatch(m -> m.bufferSize() == 64) ? 64
+                : none.stream().mapToLong(Measurement::bufferSize).min().orElseThrow();
+        Predicate<Measurement> which = m -> m.bufferSize() == size;
+        Measurement b = best(none, which).orElseThrow();
+        Optional<Measurement> runnerUp = best(none, which.and(m -> !m.method().equals(b.method())));
+        Stats bs = b.stats();
+        StringBuilder text = new StringBuilder("Use the ").append(b.method()).append(" backend (")
+                .append(backendTitle(b.method())).append("): ").append(Rates.format(bs.median(), b.unit()))
+                .append(" median at durability NONE with ").append(Sizes.format(size)).append(" records");
+        boolean ahead = false;
+        if (runnerUp.isPresent()) {
+            Measurement r = runnerUp.get();
+            Stats rs = r.stats();
+            ahead = bs.distinguishableFrom(rs);
+            text.append(", ").append(Rates.ratio(bs.ratioTo(rs))).append(' ').append(r.method()).append(" (")
+                    .append(Rates.format(rs.median(), r.unit())).append(')');
+            text.append(ahead ? ", clearly ahead." : ", tied within the noise with " + r.method() + ".");
+        } else {
+            text.append("; no other backend was measured at that setting.");
+        }
+        return Optional.of(new Advice(JOURNAL_BACKEND, b, runnerUp.orElse(null), ahead, text.toString()));
+    }
+
+    private static String backendTitle(String label) {
+        try {
+            return org.iolab.storage.Backend.parse(label).description();
+        } catch (org.iolab.IolabException e) {
+            return "not a backend of this build";
+        }
     }
 
     private static Optional<Measurement> best(List<Measurement> all, Predicate<Measurement> which) {

@@ -20,7 +20,8 @@ import org.iolab.report.model.Stats;
 public final class Compare {
     /** The CSV header {@link #writeCsv} writes. */
     public static final String CSV_HEADER =
-            "file,bench,method,kind,bufferSize,fileSize,cache,prealloc,sync,stride,length,unit,pass,throughput";
+            "file,bench,method,kind,bufferSize,fileSize,cache,prealloc,sync,stride,length,unit,pass,throughput,durability,"
+                    + "records";
 
     private Compare() {
     }
@@ -38,7 +39,7 @@ public final class Compare {
         Map<String, Measurement> firstSeen = new LinkedHashMap<>();
         for (ResultSet rs : files) {
             Map<String, Measurement> m = new LinkedHashMap<>();
-            for (Measurement x : rs.measurements()) {
+            for (Measurement x : rs.all()) {
                 m.putIfAbsent(x.key(), x);
                 firstSeen.putIfAbsent(x.key(), x);
             }
@@ -153,7 +154,7 @@ public final class Compare {
         try (BufferedWriter w = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
             w.write(CSV_HEADER);
             w.write("\r\n");
-            for (Measurement m : results.measurements()) {
+            for (Measurement m : results.all()) {
                 String kind = m.kind() == null ? "" : m.kind().name().toLowerCase(Locale.ROOT).replace('_', '-');
                 List<Double> passes = m.passes();
                 for (int i = 0; i < passes.size(); i++) {
@@ -161,7 +162,7 @@ public final class Compare {
                             Long.toString(m.bufferSize()), Long.toString(m.fileSize()), nz(m.cache()),
                             nz(m.prealloc()), Boolean.toString(m.sync()), Long.toString(m.stride()),
                             Integer.toString(m.length()), m.unit(), Integer.toString(i + 1),
-                            number(passes.get(i)));
+                            number(passes.get(i)), nz(m.durability()), Long.toString(m.records()));
                     StringBuilder line = new StringBuilder();
                     for (String s : f) {
                         if (!line.isEmpty()) {

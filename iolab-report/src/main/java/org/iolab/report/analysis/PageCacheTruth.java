@@ -6,6 +6,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.Predicate;
+import org.iolab.Sizes;
 import org.iolab.report.model.Bench;
 import org.iolab.report.model.Limit;
 import org.iolab.report.model.Measurement;
@@ -93,7 +94,7 @@ public final class PageCacheTruth {
             }
             // a synced Java write against C write()+fdatasync, an unsynced one against the page cache's speed
             case WRITE -> nearest(m, limits, "c", m.sync() ? "write" : "write-nosync", false);
-            case RANDOM -> Optional.empty();
+            case RANDOM, JOURNAL_APPEND, JOURNAL_REPLAY, CHRONICLE_APPEND, CHRONICLE_REPLAY -> Optional.empty();
         };
     }
 
@@ -128,6 +129,10 @@ public final class PageCacheTruth {
             return l.operation().equals("write-nosync") ? "C write() without sync" : "C " + l.operation() + "()";
         }
         String op = l.operation();
+        if (op.startsWith("journal-")) {
+            return l.tool() + " write " + Sizes.format(l.blockSize()) + " blocks ("
+                    + (op.endsWith("fdatasync") ? "fdatasync at the BATCH cadence" : "buffered, fsync at the end") + ")";
+        }
         int dash = op.indexOf('-');
         if (dash < 0) {
             return l.tool() + " " + op;
@@ -137,7 +142,7 @@ public final class PageCacheTruth {
     }
 
     private static Optional<Limit> fio(Measurement m, List<Limit> limits) {
-        if (m.bench() == Bench.RANDOM) {
+        if (m.bench() == Bench.RANDOM || m.bench().journal()) {
             return Optional.empty();
         }
         boolean direct = m.method().startsWith("odirect");

@@ -9,8 +9,9 @@ public final class Rates {
 
     /**
      * @param v a throughput
-     * @param unit {@code B/s} or {@code probes/s}
-     * @return e.g. {@code 1.23 GB/s}, {@code 456 MB/s}, {@code 829 k probes/s}, {@code -} for NaN
+     * @param unit {@code B/s}, or a count per second such as {@code probes/s} or {@code appends/s}
+     * @return e.g. {@code 1.23 GB/s}, {@code 456 MB/s}, {@code 829 k probes/s}, {@code 4.05 k appends/s}, {@code -}
+     *     for NaN
      */
     public static String format(double v, String unit) {
         if (Double.isNaN(v)) {
@@ -26,13 +27,15 @@ public final class Rates {
             }
             return String.format(Locale.ROOT, "%.1f kB/s", v / 1e3);
         }
+        String u = unit == null || unit.isEmpty() ? "probes/s" : unit;
         if (v >= 1e6) {
-            return String.format(Locale.ROOT, "%.2f M probes/s", v / 1e6);
+            return String.format(Locale.ROOT, "%.2f M %s", v / 1e6, u);
         }
         if (v >= 1e3) {
-            return String.format(Locale.ROOT, "%.0f k probes/s", v / 1e3);
+            return String.format(Locale.ROOT, v >= 100e3 ? "%.0f k %s" : v >= 10e3 ? "%.1f k %s" : "%.2f k %s",
+                    v / 1e3, u);
         }
-        return String.format(Locale.ROOT, "%.0f probes/s", v);
+        return String.format(Locale.ROOT, "%.0f %s", v, u);
     }
 
     /**

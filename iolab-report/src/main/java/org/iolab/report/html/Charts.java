@@ -99,7 +99,52 @@ public final class Charts {
         out.add(passes(all, dir));
         out.add(writeBars(all, dir));
         out.add(randomBars(all, dir));
+        if (!results.journal().isEmpty()) {
+            out.add(journalAppends(results.journal(), dir));
+        }
         return out;
+    }
+
+    // ---- the journal: appends per second against record size ----
+
+    /** Name of the journal chart (shown in the report's journal section, not among the charts). */
+    public static final String JOURNAL_APPENDS = "journal-appends";
+
+    private static Figure journalAppends(List<Measurement> journal, Path dir) {
+        String title = "Journal appends per second against record size (durability NONE)";
+        Map<String, TreeMap<Long, Measurement>> byBackend = new LinkedHashMap<>();
+        for (Measurement m : journal) {
+            boolean none = m.bench() == Bench.JOURNAL_APPEND && "none".equals(m.durability());
+            if ((none || m.bench() == Bench.CHRONICLE_APPEND) && !m.passes().isEmpty()) {
+                byBackend.computeIfAbsent(m.bench().chronicle() ? "chronicle-queue" : m.method(),
+                        k -> new TreeMap<>()).put(m.bufferSize(), m);
+            }
+        }
+        byBackend.values().removeIf(curve -> curve.size() < 2);
+        if (byBackend.isEmpty()) {
+            return Figure.omitted(JOURNAL_APPENDS, title, "No backend was measured at durability NONE at two or more"
+                    + " record sizes; ./iolab bench --workload journal --record-sizes 64,1k,4k,64k measures them.");
+        }
+        List<String> order = byBackend.entrySet().stream().sorted(Comparator.comparingDouble(
+                (Map.Entry<String, TreeMap<Long, Measurement>> e) -> e.getValue().values().stream()
+                        .mapToDouble(m -> m.stats().median()).max().orElse(0)).reversed())
+                .map(Map.Entry::getKey).toList();
+        long smallest = byBackend.values().stream().mapToLong(TreeMap::firstKey).min().orElse(1);
+        long largest = byBackend.values().stream().mapToLong(TreeMap::lastKey).max().orElse(1);
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title)
+                .xAxisTitle("record size (log scale)").yAxisTitle("appends per second (log scale)").build();
+        styleXY(chart, true);
+        chart.getStyler().setXAxisMin((double) Math.max(0, log2(smallest) - 1))
+                .setXAxisMax((double) Math.min(MAX_LOG2, log2(largest) + 1));
+        chart.setCustomXAxisTickLabelsFormatter(Charts::log2Size);
+        chart.setCustomYAxisTickLabelsFormatter(v -> v == null ? "" : probes(Math.pow(10, v)));
+        for (String backend : order) {
+            addCurve(chart, backend, byBackend.get(backend), 1, true);
+        }
+        String caption = "Median appends per second of each storage backend at durability NONE (and Chronicle Queue"
+                + " when measured), one line per backend measured at two or more record sizes. Both axes are"
+                + " logarithmic; the legend is ordered fastest first.";
+        return export(chart, JOURNAL_APPENDS, title, caption, dir);
     }
 
     // ---- (a) throughput against buffer size ----

@@ -20,17 +20,20 @@ import org.iolab.IolabException;
 import org.iolab.Sizes;
 import org.iolab.report.analysis.Advisor;
 import org.iolab.report.analysis.Claims;
+import org.iolab.report.analysis.JournalTargets;
 import org.iolab.report.analysis.PageCacheTruth;
 import org.iolab.report.analysis.Rates;
 import org.iolab.report.model.Advice;
 import org.iolab.report.model.Bench;
 import org.iolab.report.model.ClaimCheck;
 import org.iolab.report.model.Fact;
+import org.iolab.report.model.Latency;
 import org.iolab.report.model.Limit;
 import org.iolab.report.model.Measurement;
 import org.iolab.report.model.ResultSet;
 import org.iolab.report.model.RunData;
 import org.iolab.report.model.Stats;
+import org.iolab.report.model.TargetCheck;
 
 /**
  * {@code report.html}: one self-contained page (inline CSS and SVG, no script, no remote resource) that
@@ -45,7 +48,7 @@ public final class HtmlReport {
     public static final String CHARTS = "charts";
     /** The section headings, in page order. */
     public static final List<String> SECTIONS = List.of("The answer", "The machine", "Physical limits", "Charts",
-            "All results", "The articles' claims, checked", "How it was measured");
+            "All results", "The journal", "The articles' claims, checked", "How it was measured");
 
     private HtmlReport() {
     }
@@ -102,6 +105,7 @@ public final class HtmlReport {
         limits(b, run);
         charts(b, figures);
         results(b, run, all, device);
+        journal(b, run, figures);
         claims(b, run);
         method(b, run);
         b.append("</main>\n</body>\n</html>\n");
@@ -266,19 +270,146 @@ public final class HtmlReport {
         heading(b, 4);
         p(b, "Each chart is also saved beside this page as PNG and SVG in charts/.");
         for (Figure f : figures) {
-            b.append("<figure id=\"chart-").append(Text.esc(f.name())).append("\">\n<h3>")
-                    .append(Text.esc(f.title())).append("</h3>\n");
-            if (f.present()) {
-                b.append("<div class=\"chart\">").append(f.svg()).append("</div>\n<figcaption>")
-                        .append(Text.esc(f.caption())).append(" <a href=\"").append(CHARTS).append('/')
-                        .append(Text.esc(f.name())).append(".png\">PNG</a> <a href=\"").append(CHARTS).append('/')
-                        .append(Text.esc(f.name())).append(".svg\">SVG</a></figcaption>\n");
-            } else {
-                b.append("<p class=\"omitted\">Not drawn: ").append(Text.esc(f.omitted())).append("</p>\n");
+            if (f.name().equals(Charts.JOURNAL_APPENDS)) {
+                continue; // drawn in the journal section
             }
-            b.append("</figure>\n");
+            figure(b, f);
         }
         b.append("</section>\n");
+    }
+
+    private static void figure(StringBuilder b, Figure f) {
+        b.append("<figure id=\"chart-").append(Text.esc(f.name())).append("\">\n<h3>")
+                .append(Text.esc(f.title())).append("</h3>\n");
+        if (f.present()) {
+            b.append("<div class=\"chart\">").append(f.svg()).append("</div>\n<figcaption>")
+                    .append(Text.esc(f.caption())).append(" <a href=\"").append(CHARTS).append('/')
+                    .append(Text.esc(f.name())).append(".png\">PNG</a> <a href=\"").append(CHARTS).append('/')
+                    .append(Text.esc(f.name())).append(".svg\">SVG</a></figcaption>\n");
+        } else {
+            b.append("<p class=\"omitted\">Not drawn: ").append(Text.esc(f.omitted())).append("</p>\n");
+        }
+        b.append("</figure>\n");
+    }
+
+    // ---- 6. the journal ----
+
+    private static void journal(StringBuilder b, RunData run, List<Figure> figures) {
+        heading(b, 6);
+        List<Measurement> journal = run.results().journal();
+        if (journal.isEmpty() && run.latency().isEmpty()) {
+            p(b, "This run did not measure the journal. ./iolab bench --workload journal (or --workload all) measures"
+                    + " its appends per backend, durability and record size, its replay and its latency, next to"
+                    + " Chronicle Queue and fio writing at the same cadence.");
+            b.append("</section>\n");
+            return;
+        }
+        p(b, "iolab's journal (org.iolab.journal): appends by one writer thread per second (JMH throughput, one"
+                + " operation = one record) and payload MB/s, per storage backend, durability and record size;"
+                + " replay of a journal already in the page cache through the zero-copy visitor; Chronicle Queue"
+                + " and fio measured in the same run. Spread is min–max over the measured iterations or passes.");
+        b.append("<h3>Targets</h3>\n");
+        Table targets = new Table("target", "journal", "compared with", "ratio", "needed", "verdict");
+        for (TargetCheck c : JournalTargets.check(run)) {
+            targets.row(c.target(), c.journal(), c.comparator(), Rates.ratio(c.ratio()),
+                    String.format(Locale.ROOT, "≥ %s", Rates.ratio(c.needed())), new Table.Cell(c.label(),
+                            "verdict " + c.verdict().name().toLowerCase(Locale.ROOT).replace('_', '-')));
+        }
+        targets.write(b, "targets");
+        p(b, "A target is met or not met only when every pass of the journal is above, or below, every pass of the"
+                + " comparator times the factor; overlapping ranges are not distinguishable.");
+        List<Measurement> appends = journal.stream().filter(m -> m.bench() == Bench.JOURNAL_APPEND).sorted(
+                Comparator.comparing((Measurement m) -> m.durability() == null ? "" : durabilityOrder(m.durability()))
+                        .thenComparingLong(Measurement::bufferSize)
+                        .thenComparing(Comparator.comparingDouble((Measurement m) -> m.stats().median()).reversed()))
+                .toList();
+        if (!appends.isEmpty()) {
+            b.append("<h3>Appends</h3>\n");
+            Table t = new Table("backend", "durability", "record", "appends/s", "min–max", "MB/s", "min–max",
+                    "passes", "Chronicle Queue", "vs Chronicle");
+            for (Measurement m : appends) {
+                Optional<Measurement> c = journal.stream().filter(x -> x.bench() == Bench.CHRONICLE_APPEND
+                        && x.bufferSize() == m.bufferSize() && !x.passes().isEmpty()).findFirst();
+                Stats s = m.stats();
+                Stats bytes = m.byteStats();
+                t.row(new Table.Cell(m.method(), "method"), m.durability(), Sizes.format(m.bufferSize()),
+                        new Table.Cell(Rates.format(s.median(), m.unit()), "num"),
+                        Rates.format(s.min(), m.unit()) + " – " + Rates.format(s.max(), m.unit()),
+                        new Table.Cell(Rates.format(bytes.median(), "B/s"), "num"),
+                        Rates.format(bytes.min(), "B/s") + " – " + Rates.format(bytes.max(), "B/s"), s.n(),
+                        c.map(x -> Rates.format(x.stats().median(), x.unit())).orElse("not measured"),
+                        c.map(x -> Rates.ratio(s.ratioTo(x.stats()))).orElse("-"));
+            }
+            t.write(b, "journal-appends");
+        }
+        List<Measurement> replays = journal.stream().filter(m -> !m.bench().append()).sorted(
+                Comparator.comparingLong(Measurement::bufferSize).thenComparing(Comparator.comparingDouble(
+                        (Measurement m) -> m.stats().median()).reversed())).toList();
+        if (!replays.isEmpty()) {
+            b.append("<h3>Replay (warm)</h3>\n");
+            Table t = new Table("journal", "record", "records", "records/s", "min–max", "MB/s", "min–max", "passes");
+            for (Measurement m : replays) {
+                Stats s = m.stats();
+                Stats bytes = m.byteStats();
+                t.row(new Table.Cell(m.bench().chronicle() ? "chronicle-queue tailer" : m.method(), "method"),
+                        Sizes.format(m.bufferSize()), m.records(),
+                        new Table.Cell(Rates.format(s.median(), m.unit()), "num"),
+                        Rates.format(s.min(), m.unit()) + " – " + Rates.format(s.max(), m.unit()),
+                        new Table.Cell(Rates.format(bytes.median(), "B/s"), "num"),
+                        Rates.format(bytes.min(), "B/s") + " – " + Rates.format(bytes.max(), "B/s"), s.n());
+            }
+            t.write(b, "journal-replay");
+        }
+        List<Limit> fio = run.limits().stream().filter(l -> l.operation().startsWith("journal-")).toList();
+        b.append("<h3>fio at the journal's record sizes and cadence</h3>\n");
+        if (fio.isEmpty()) {
+            p(b, "fio was not measured for the journal in this run (not installed, or --no-limits).");
+        } else {
+            Table t = new Table("fio job", "block = record", "file", "MB/s", "min–max", "passes", "how");
+            for (Limit l : fio) {
+                Stats s = l.stats();
+                t.row(PageCacheTruth.name(l), Sizes.format(l.blockSize()), Sizes.format(l.fileSize()),
+                        new Table.Cell(Rates.format(s.median(), "B/s"), "num"),
+                        Rates.format(s.min(), "B/s") + " – " + Rates.format(s.max(), "B/s"), s.n(), l.note());
+            }
+            t.write(b, "journal-fio");
+        }
+        b.append("<h3>Latency, corrected for coordinated omission</h3>\n");
+        if (run.latency().isEmpty()) {
+            p(b, "No latency run in this run (see the notes below).");
+        } else {
+            p(b, "Appends at a fixed rate; each append's latency counts from when it was due, so a stall counts"
+                    + " against every append it delayed. tail: until a reader sees the record; durable: until it is"
+                    + " durable (a group commit covered it).");
+            Table t = new Table("mode", "backend", "durability", "record", "rate", "achieved", "appends", "p50",
+                    "p90", "p99", "p99.9", "max");
+            for (Latency l : run.latency()) {
+                List<Object> cells = new ArrayList<>(List.of(l.mode(), new Table.Cell(l.backend(), "method"),
+                        l.durability(), Sizes.format(l.recordSize()), Math.round(l.rate()) + "/s",
+                        Math.round(l.achievedRate()) + "/s", l.count()));
+                cells.addAll(JournalTargets.percentiles(l));
+                t.row(cells.toArray());
+            }
+            t.write(b, "journal-latency");
+        }
+        figures.stream().filter(f -> f.name().equals(Charts.JOURNAL_APPENDS)).findFirst().ifPresent(f -> figure(b, f));
+        List<String> notes = run.notes().stream().filter(n -> n.contains("journal") || n.contains("Chronicle"))
+                .toList();
+        if (!notes.isEmpty()) {
+            b.append("<ul class=\"notes\">\n");
+            notes.forEach(n -> li(b, n));
+            b.append("</ul>\n");
+        }
+        b.append("</section>\n");
+    }
+
+    private static String durabilityOrder(String d) {
+        return switch (d) {
+            case "none" -> "0";
+            case "batch" -> "1";
+            case "always" -> "2";
+            default -> d;
+        };
     }
 
     // ---- 5. all results ----
@@ -315,6 +446,8 @@ public final class HtmlReport {
             case READ -> m.kind() == org.iolab.catalogue.Kind.READ_CHARS ? "read (chars)" : "read";
             case WRITE -> "write";
             case RANDOM -> "random";
+            case JOURNAL_APPEND, CHRONICLE_APPEND -> "append";
+            case JOURNAL_REPLAY, CHRONICLE_REPLAY -> "replay";
         };
     }
 
@@ -340,7 +473,7 @@ public final class HtmlReport {
     // ---- 6. claims ----
 
     private static void claims(StringBuilder b, RunData run) {
-        heading(b, 6);
+        heading(b, 7);
         List<ClaimCheck> checks = Claims.check(run);
         if (checks.isEmpty()) {
             p(b, "No claim could be checked.");
@@ -360,7 +493,7 @@ public final class HtmlReport {
     // ---- 7. how it was measured ----
 
     private static void method(StringBuilder b, RunData run) {
-        heading(b, 7);
+        heading(b, 8);
         JsonNode first = firstEntry(run.results());
         List<Measurement> all = run.results().measurements();
         Set<Integer> passes = new TreeSet<>();

@@ -54,6 +54,16 @@ public final class Fio {
     public static final String WRITE_BUFFERED = "write-buffered";
     /** Operation: O_DIRECT sequential write, fsynced at the end. */
     public static final String WRITE_DIRECT = "write-direct";
+    /**
+     * Operation: the journal's comparator at durability NONE, buffered sequential write with the block size
+     * equal to the journal's record size, fsynced at the end.
+     */
+    public static final String JOURNAL_WRITE = "journal-write";
+    /**
+     * Operation: the journal's comparator at durability BATCH, the same write with {@code --fdatasync=N}, N
+     * blocks being the journal's group-commit byte threshold ({@code JournalOptions.defaults().batchBytes()}).
+     */
+    public static final String JOURNAL_WRITE_FDATASYNC = "journal-write-fdatasync";
     /** Direct jobs only run for block sizes that are multiples of this. */
     public static final long DIRECT_ALIGNMENT = 4096;
     /** Note of cold buffered reads. */
@@ -148,6 +158,81 @@ public final class Fio {
         return List.copyOf(limits);
     }
 
+    /**
+     * Runs the journal's fio comparators: per record size, {@code runs} passes of a buffered sequential write
+     * with that block size ({@value #JOURNAL_WRITE}, fsynced at the end) and of the same write with
+     * {@code --fdatasync=batchBytes/recordSize} ({@value #JOURNAL_WRITE_FDATASYNC}), each into a new file
+     * {@code iolab-fio-journal.dat} in {@code dir}, deleted afterwards.
+     *
+     * @param dir the folder (the benchmark folder)
+     * @param fileSize bytes per pass; rounded down to whole records, at least 16 records
+     * @param recordSizes the journal's record sizes (block sizes)
+     * @param batchBytes the journal's group-commit byte threshold
+     * @param runs passes per job, at least 1
+     * @param failures receives one message per failed job
+     * @return the limits of the jobs that worked
+     * @throws IolabException when fio is missing or an argument is bad
+     */
+    public static List<Limit> measureJournal(Path dir, long fileSize, List<Long> recordSizes, long batchBytes,
+                                             int runs, Consumer<String> failures) {
+        if (runs < 1) {
+            throw new IolabException("bad runs " + runs + " for fio: must be at least 1");
+        }
+        if (batchBytes < 1) {
+            throw new IolabException("bad batch threshold " + batchBytes + " for fio: must be at least 1 byte");
+        }
+        Path fio = Processes.onPath("fio").orElseThrow(() -> new IolabException(
+                "fio is not on the PATH: install it (apt-get install fio) to measure the fio comparators"));
+        Path file = dir.resolve("iolab-fio-journal.dat");
+        List<Limit> limits = new ArrayList<>();
+        try {
+            for (long bs : recordSizes) {
+                if (bs < 1) {
+                    failures.accept("fio: record size " + bs + " left out: it must be at least 1 byte");
+                    continue;
+                }
+                long size = Math.max(16 * bs, fileSize / bs * bs);
+                FileSpace.requireFree(dir, size, "the fio journal comparators");
+                long every = Math.max(1, batchBytes / bs);
+                journalJob(fio, file, size, bs, JOURNAL_WRITE, List.of(), "buffered, bs = record size,"
+                        + " --end_fsync=1", runs, failures).ifPresent(limits::add);
+                journalJob(fio, file, size, bs, JOURNAL_WRITE_FDATASYNC, List.of("--fdatasync=" + every),
+                        "--fdatasync=" + every + " (every " + batchBytes + " bytes, the journal's BATCH"
+                        + " threshold), --end_fsync=1", runs, failures).ifPresent(limits::add);
+            }
+        } finally {
+            delete(file);
+        }
+        return List.copyOf(limits);
+    }
+
+    private static Optional<Limit> journalJob(Path fio, Path file, long fileSize, long bs, String operation,
+                                              List<String> extra, String note, int runs,
+                                              Consumer<String> failures) {
+        List<Double> passes = new ArrayList<>();
+        for (int r = 0; r < runs; r++) {
+            List<String> command = new ArrayList<>(List.of(fio.toString(), "--output-format=json",
+                    "--name=iolab-" + operation, "--filename=" + file.toString().replace(":", "\\:"),
+                    "--size=" + fileSize, "--bs=" + bs, "--rw=write", "--ioengine=psync", "--direct=0",
+                    "--end_fsync=1", "--fallocate=none"));
+            command.addAll(extra);
+            try {
+                delete(file);
+                Processes.Output out = Processes.run(command, "fio");
+                if (out.exitCode() != 0) {
+                    throw new IolabException("fio " + operation + " with block size " + bs + " on " + file
+                            + " failed (exit " + out.exitCode() + "): " + firstLines(out.stderr()));
+                }
+                passes.addAll(parse(out.stdout(), operation, bs, fileSize, null, note).passes());
+            } catch (IolabException e) {
+                delete(file);
+                failures.accept(e.getMessage());
+                return Optional.empty();
+            }
+        }
+        return Optional.of(new Limit(TOOL, operation, bs, fileSize, null, passes, null, note));
+    }
+
     private static Optional<Limit> job(Path fio, Path file, long fileSize, long bs, String operation, String cache,
                                        String note, int runs, Consumer<String> failures) {
         boolean write = operation.startsWith("write");
@@ -238,9 +323,10 @@ public final class Fio {
                               String note) {
         String direction = switch (operation) {
             case READ_BUFFERED, READ_DIRECT -> "read";
-            case WRITE_BUFFERED, WRITE_DIRECT -> "write";
+            case WRITE_BUFFERED, WRITE_DIRECT, JOURNAL_WRITE, JOURNAL_WRITE_FDATASYNC -> "write";
             default -> throw new IolabException("bad fio operation '" + operation + "': use one of "
-                    + List.of(READ_BUFFERED, READ_DIRECT, WRITE_BUFFERED, WRITE_DIRECT));
+                    + List.of(READ_BUFFERED, READ_DIRECT, WRITE_BUFFERED, WRITE_DIRECT, JOURNAL_WRITE,
+                    JOURNAL_WRITE_FDATASYNC));
         };
         int start = json.indexOf('{');
         if (start < 0) {

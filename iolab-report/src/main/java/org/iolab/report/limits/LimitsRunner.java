@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import org.iolab.IolabException;
 import org.iolab.content.Content;
+import org.iolab.journal.JournalOptions;
 import org.iolab.report.model.Limit;
 
 /**
@@ -22,6 +23,9 @@ public final class LimitsRunner {
             + " install gcc to see how close Java gets to C";
     /** Note when fio is not installed. */
     public static final String NO_FIO = "fio not installed: fio baseline skipped; apt-get install fio";
+    /** Note when fio is not installed and the journal workload ran. */
+    public static final String NO_FIO_JOURNAL = "fio not installed: the journal's fio comparators skipped;"
+            + " apt-get install fio";
     /** Cache states the C read passes run in. */
     public static final List<String> CACHES = List.of("warm", "cold");
 
@@ -74,6 +78,33 @@ public final class LimitsRunner {
             }
         } else {
             notes.add(NO_FIO);
+        }
+        return new Result(limits, notes);
+    }
+
+    /**
+     * Runs the journal's fio comparators ({@link Fio#measureJournal}): sequential buffered writes with the
+     * block size equal to each record size, without and with an fdatasync at the journal's BATCH cadence
+     * ({@link JournalOptions#batchBytes()} of {@link JournalOptions#defaults()}).
+     *
+     * @param workDir a writable folder on the benchmark filesystem (fio's file is deleted afterwards)
+     * @param fileSize bytes per pass
+     * @param recordSizes the journal's record sizes
+     * @param runs passes per job
+     * @return the limits and notes (a note instead of limits when fio is missing)
+     */
+    public static Result measureJournal(Path workDir, long fileSize, List<Long> recordSizes, int runs) {
+        List<Limit> limits = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        if (!Fio.available()) {
+            notes.add(NO_FIO_JOURNAL);
+            return new Result(limits, notes);
+        }
+        try {
+            limits.addAll(Fio.measureJournal(workDir, fileSize, recordSizes,
+                    JournalOptions.defaults().batchBytes(), runs, notes::add));
+        } catch (IolabException e) {
+            notes.add("fio journal comparators skipped: " + e.getMessage());
         }
         return new Result(limits, notes);
     }

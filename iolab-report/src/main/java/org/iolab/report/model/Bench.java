@@ -7,7 +7,15 @@ public enum Bench {
     /** {@code org.iolab.bench.WriteBenchmark.pass}: a whole-file write. */
     WRITE("org.iolab.bench.WriteBenchmark.pass"),
     /** {@code org.iolab.bench.RandomAccessBenchmark.pass}: probes at a stride. */
-    RANDOM("org.iolab.bench.RandomAccessBenchmark.pass");
+    RANDOM("org.iolab.bench.RandomAccessBenchmark.pass"),
+    /** {@code org.iolab.bench.JournalAppendBenchmark.append}: appends per second to iolab's journal. */
+    JOURNAL_APPEND("org.iolab.bench.JournalAppendBenchmark.append"),
+    /** {@code org.iolab.bench.JournalReplayBenchmark.pass}: one full replay of a journal. */
+    JOURNAL_REPLAY("org.iolab.bench.JournalReplayBenchmark.pass"),
+    /** {@code org.iolab.bench.ChronicleAppendBenchmark.append}: appends per second to Chronicle Queue. */
+    CHRONICLE_APPEND("org.iolab.bench.ChronicleAppendBenchmark.append"),
+    /** {@code org.iolab.bench.ChronicleReplayBenchmark.pass}: one full pass of a Chronicle Queue tailer. */
+    CHRONICLE_REPLAY("org.iolab.bench.ChronicleReplayBenchmark.pass");
 
     private final String jmhName;
 
@@ -18,6 +26,24 @@ public enum Bench {
     /** @return the JMH benchmark name */
     public String jmhName() {
         return jmhName;
+    }
+
+    /**
+     * @return whether it measures a journal (iolab's or Chronicle Queue) rather than a catalogue method; such
+     *     measurements are in {@link ResultSet#journal()}, not {@link ResultSet#measurements()}
+     */
+    public boolean journal() {
+        return this != READ && this != WRITE && this != RANDOM;
+    }
+
+    /** @return whether it measures appends (a rate per second) rather than replay passes */
+    public boolean append() {
+        return this == JOURNAL_APPEND || this == CHRONICLE_APPEND;
+    }
+
+    /** @return whether it measures Chronicle Queue, the journal's peer */
+    public boolean chronicle() {
+        return this == CHRONICLE_APPEND || this == CHRONICLE_REPLAY;
     }
 
     /**

@@ -7,6 +7,11 @@ import org.iolab.catalogue.Kind;
 /**
  * One benchmark point of a results file: a method with its parameters and the throughput of every pass.
  *
+ * <p>Journal measurements ({@link Bench#journal()}) reuse the fields: {@code method} is the storage backend
+ * ({@code segment}, ...) or {@code chronicle}, {@code bufferSize} the record's payload size, {@code passes}
+ * records per second ({@code appends/s} or {@code records/s}); {@link #byteStats()} gives payload bytes per
+ * second.
+ *
  * @param bench which benchmark
  * @param method catalogue id
  * @param kind the method's kind (from the catalogue; {@code null} for an id this build does not know)
@@ -22,14 +27,54 @@ import org.iolab.catalogue.Kind;
  * @param passes measured throughput of every pass, in the order run (forks one after another)
  * @param warmups throughput of the warm-up passes, in order (empty when not recorded)
  * @param jdk the JDK version that ran it
+ * @param durability journal appends: {@code none}, {@code batch} or {@code always}; null otherwise
+ * @param records journal replay: records per pass; 0 otherwise
  */
 public record Measurement(Bench bench, String method, Kind kind, long bufferSize, boolean usesBuffer,
                           long fileSize, String cache, String prealloc, boolean sync, long stride, int length,
-                          String unit, List<Double> passes, List<Double> warmups, String jdk) {
+                          String unit, List<Double> passes, List<Double> warmups, String jdk, String durability,
+                          long records) {
     /** Copies the lists. */
     public Measurement {
         passes = List.copyOf(passes);
         warmups = List.copyOf(warmups);
+    }
+
+    /**
+     * A measurement of a catalogue method (no durability, no record count).
+     *
+     * @param bench which benchmark
+     * @param method catalogue id
+     * @param kind the method's kind
+     * @param bufferSize buffer size in bytes
+     * @param usesBuffer whether the buffer size matters
+     * @param fileSize file size in bytes
+     * @param cache warm or cold (null for writes)
+     * @param prealloc preallocation of writes
+     * @param sync whether a write pass synced
+     * @param stride random access stride
+     * @param length random access probe length
+     * @param unit {@code B/s} or {@code probes/s}
+     * @param passes throughput of every pass
+     * @param warmups throughput of the warm-up passes
+     * @param jdk the JDK version
+     */
+    public Measurement(Bench bench, String method, Kind kind, long bufferSize, boolean usesBuffer, long fileSize,
+                       String cache, String prealloc, boolean sync, long stride, int length, String unit,
+                       List<Double> passes, List<Double> warmups, String jdk) {
+        this(bench, method, kind, bufferSize, usesBuffer, fileSize, cache, prealloc, sync, stride, length, unit,
+                passes, warmups, jdk, null, 0);
+    }
+
+    /**
+     * @return for a journal measurement, payload bytes per second of every pass (records/s × record size);
+     *     otherwise the same as {@link #stats()}
+     */
+    public Stats byteStats() {
+        if (!bench.journal()) {
+            return stats();
+        }
+        return Stats.of(passes.stream().map(p -> p * bufferSize).toList());
     }
 
     /** @return median, min and max of the measured passes */
@@ -39,6 +84,17 @@ public record Measurement(Bench bench, String method, Kind kind, long bufferSize
 
     /** @return e.g. {@code fis-array 8 KiB 256 MiB cold} */
     public String label() {
+        if (bench.journal()) {
+            StringBuilder j = new StringBuilder(bench.chronicle() ? "chronicle" : "journal " + method)
+                    .append(bench.append() ? " append " : " replay ").append(Sizes.format(bufferSize));
+            if (durability != null) {
+                j.append(' ').append(durability);
+            }
+            if (records > 0) {
+                j.append(" x ").append(records);
+            }
+            return j.toString();
+        }
         StringBuilder b = new StringBuilder(method);
         if (bench != Bench.RANDOM && usesBuffer) {
             b.append(' ').append(Sizes.format(bufferSize));
@@ -62,6 +118,7 @@ public record Measurement(Bench bench, String method, Kind kind, long bufferSize
      */
     public String key() {
         return bench + "|" + method + "|" + (usesBuffer ? bufferSize : 0) + "|" + fileSize + "|" + cache + "|"
-                + prealloc + "|" + sync + "|" + stride + "|" + length;
+                + prealloc + "|" + sync + "|" + stride + "|" + length
+                + (bench.journal() ? "|" + durability + "|" + records : "");
     }
 }

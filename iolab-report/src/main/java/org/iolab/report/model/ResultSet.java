@@ -24,10 +24,14 @@ import org.iolab.catalogue.MethodInfo;
  * plain JMH it is computed from the pass times and the {@code fileSize} parameter. Warm-up passes come
  * from the optional {@code iolab.warmupThroughput} field.
  *
+ * <p>Journal points ({@link Bench#journal()}: iolab's journal and Chronicle Queue appends and replays) are
+ * kept apart in {@link #journal()}, so that everything about the catalogue's methods sees only those.
+ *
  * @param source the file it was read from
- * @param measurements every point, in file order
+ * @param measurements every catalogue point, in file order
+ * @param journal every journal point, in file order
  */
-public record ResultSet(Path source, List<Measurement> measurements) {
+public record ResultSet(Path source, List<Measurement> measurements, List<Measurement> journal) {
     /** Jackson, accepting JMH's {@code NaN} numbers. */
     public static final ObjectMapper JSON = JsonMapper.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
@@ -35,6 +39,22 @@ public record ResultSet(Path source, List<Measurement> measurements) {
     /** Copies the list. */
     public ResultSet {
         measurements = List.copyOf(measurements);
+        journal = List.copyOf(journal);
+    }
+
+    /**
+     * @param source the file it was read from
+     * @param measurements every catalogue point (no journal points)
+     */
+    public ResultSet(Path source, List<Measurement> measurements) {
+        this(source, measurements, List.of());
+    }
+
+    /** @return the catalogue points, then the journal points */
+    public List<Measurement> all() {
+        List<Measurement> all = new ArrayList<>(measurements);
+        all.addAll(journal);
+        return List.copyOf(all);
     }
 
     /**
@@ -57,25 +77,29 @@ public record ResultSet(Path source, List<Measurement> measurements) {
                     + " give the results.json that ./iolab bench wrote");
         }
         List<Measurement> out = new ArrayList<>();
+        List<Measurement> journal = new ArrayList<>();
         int i = 0;
         for (JsonNode entry : root) {
             try {
                 Measurement m = parse(entry);
                 if (m != null) {
-                    out.add(m);
+                    (m.bench().journal() ? journal : out).add(m);
                 }
             } catch (RuntimeException e) {
                 throw new IolabException(file + ": entry " + i + " cannot be read: " + e.getMessage(), e);
             }
             i++;
         }
-        return new ResultSet(file, out);
+        return new ResultSet(file, out, journal);
     }
 
     private static Measurement parse(JsonNode e) {
         Bench bench = Bench.ofJmhName(e.path("benchmark").asText());
         if (bench == null) {
             return null; // not one of iolab's benchmarks
+        }
+        if (bench.journal()) {
+            return parseJournal(bench, e);
         }
         JsonNode p = e.path("params");
         String method = p.path("method").asText();
@@ -108,6 +132,40 @@ public record ResultSet(Path source, List<Measurement> measurements) {
         flatten(e.path("iolab").path("warmupThroughput"), warmups);
         return new Measurement(bench, method, kind, buffer, usesBuffer, size, cache, prealloc, sync, stride, length,
                 unit, passes, warmups, e.path("jdkVersion").asText(""));
+    }
+
+    /**
+     * A journal point: appends are JMH throughput (ops/s, one op = one record); replays are single-shot pass
+     * times, turned into records per second.
+     */
+    private static Measurement parseJournal(Bench bench, JsonNode e) {
+        JsonNode p = e.path("params");
+        long recordSize = Sizes.parse(p.path("recordSize").asText("64"), "recordSize");
+        String backend = bench.chronicle() ? "chronicle" : p.path("backend").asText("segment");
+        String durability = bench == Bench.JOURNAL_APPEND ? p.path("durability").asText("none") : null;
+        long records = bench.append() ? 0 : Sizes.parse(p.path("records").asText("0"), "records");
+        JsonNode primary = e.path("primaryMetric");
+        List<Double> raw = new ArrayList<>();
+        flatten(primary.path("rawData"), raw);
+        List<Double> passes = new ArrayList<>();
+        if (bench.append()) {
+            String unit = primary.path("scoreUnit").asText("ops/s");
+            double perSecond = switch (unit) {
+                case "ops/s" -> 1;
+                case "ops/ms" -> 1e3;
+                case "ops/us" -> 1e6;
+                case "ops/ns" -> 1e9;
+                default -> throw new IllegalArgumentException("unexpected JMH score unit " + unit
+                        + " for appends (expected ops/s)");
+            };
+            raw.forEach(v -> passes.add(v * perSecond));
+        } else {
+            double toSeconds = secondsPer(primary.path("scoreUnit").asText("ms/op"));
+            raw.forEach(t -> passes.add(records / (t * toSeconds)));
+        }
+        return new Measurement(bench, backend, null, recordSize, true, bench.append() ? 0 : records * recordSize,
+                bench.append() ? null : "warm", null, false, 0, 0, bench.append() ? "appends/s" : "records/s",
+                passes, List.of(), e.path("jdkVersion").asText(""), durability, records);
     }
 
     /**

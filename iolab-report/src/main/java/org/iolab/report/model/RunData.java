@@ -9,26 +9,44 @@ import org.iolab.IolabException;
 
 /**
  * Everything a report is made from: {@code results.json} and, beside it, {@code machine.json} (facts about
- * the machine) and {@code limits.json} (native and fio baselines), when present.
+ * the machine), {@code limits.json} (native and fio baselines) and {@code journal-latency.json} (the journal's
+ * latency runs), when present.
  *
  * @param results the measurements
  * @param machine facts about the machine (empty when machine.json is missing)
  * @param limits physical limits measured in the same run (empty when limits.json is missing)
  * @param notes why a part is missing, for the report (e.g. "no C compiler: C baseline skipped")
+ * @param latency the journal's latency runs (empty when journal-latency.json is missing)
  */
-public record RunData(ResultSet results, List<Fact> machine, List<Limit> limits, List<String> notes) {
+public record RunData(ResultSet results, List<Fact> machine, List<Limit> limits, List<String> notes,
+                      List<Latency> latency) {
     /** File name of the machine facts beside results.json. */
     public static final String MACHINE_FILE = "machine.json";
     /** File name of the physical limits beside results.json. */
     public static final String LIMITS_FILE = "limits.json";
     /** File name of the notes beside results.json. */
     public static final String NOTES_FILE = "notes.json";
+    /** File name of the journal latency runs beside results.json. */
+    public static final String LATENCY_FILE = "journal-latency.json";
 
     /** Copies the lists. */
     public RunData {
         machine = List.copyOf(machine);
         limits = List.copyOf(limits);
         notes = List.copyOf(notes);
+        latency = List.copyOf(latency);
+    }
+
+    /**
+     * A run without journal latency runs.
+     *
+     * @param results the measurements
+     * @param machine facts about the machine
+     * @param limits physical limits
+     * @param notes why a part is missing
+     */
+    public RunData(ResultSet results, List<Fact> machine, List<Limit> limits, List<String> notes) {
+        this(results, machine, limits, notes, List.of());
     }
 
     /**
@@ -41,11 +59,13 @@ public record RunData(ResultSet results, List<Fact> machine, List<Limit> limits,
         List<Fact> machine = read(dir.resolve(MACHINE_FILE), new TypeReference<List<Fact>>() { });
         List<Limit> limits = read(dir.resolve(LIMITS_FILE), new TypeReference<List<Limit>>() { });
         List<String> notes = read(dir.resolve(NOTES_FILE), new TypeReference<List<String>>() { });
-        return new RunData(results, machine, limits, notes);
+        List<Latency> latency = read(dir.resolve(LATENCY_FILE), new TypeReference<List<Latency>>() { });
+        return new RunData(results, machine, limits, notes, latency);
     }
 
     /**
-     * Writes machine.json, limits.json and notes.json into {@code dir}.
+     * Writes machine.json, limits.json and notes.json into {@code dir}, and journal-latency.json when the run
+     * has latency runs.
      *
      * @param dir the results folder
      */
@@ -53,6 +73,9 @@ public record RunData(ResultSet results, List<Fact> machine, List<Limit> limits,
         write(dir.resolve(MACHINE_FILE), machine);
         write(dir.resolve(LIMITS_FILE), limits);
         write(dir.resolve(NOTES_FILE), notes);
+        if (!latency.isEmpty()) {
+            write(dir.resolve(LATENCY_FILE), latency);
+        }
     }
 
     private static <T> List<T> read(Path file, TypeReference<List<T>> type) {

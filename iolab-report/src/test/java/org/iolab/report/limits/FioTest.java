@@ -102,4 +102,29 @@ class FioTest {
             assertEquals(0, files.count(), "fio's file is deleted");
         }
     }
+
+    @Test
+    void journalComparatorsWriteAtTheRecordSizeWithAndWithoutTheBatchCadence(@TempDir Path dir) throws IOException {
+        Assumptions.assumeTrue(Fio.available(), "fio is not installed");
+        List<String> notes = new ArrayList<>();
+        // 4 KiB file; 64 KiB records need at least 16 records, so that job writes 1 MiB
+        List<Limit> limits = Fio.measureJournal(dir, 4096, List.of(64L, 65536L), 1024, 2, notes::add);
+        assertTrue(notes.isEmpty(), notes::toString);
+        assertEquals(4, limits.size(), limits::toString);
+        for (Limit l : limits) {
+            assertEquals(2, l.passes().size(), l::toString);
+            assertTrue(l.passes().stream().allMatch(v -> v > 0), l::toString);
+            assertEquals(l.blockSize() == 64 ? 4096 : 16 * 65536, l.fileSize());
+        }
+        Limit synced = limits.stream().filter(l -> l.blockSize() == 64
+                && l.operation().equals(Fio.JOURNAL_WRITE_FDATASYNC)).findFirst().orElseThrow();
+        assertTrue(synced.note().startsWith("--fdatasync=16 "), synced.note());
+        Limit big = limits.stream().filter(l -> l.blockSize() == 65536
+                && l.operation().equals(Fio.JOURNAL_WRITE_FDATASYNC)).findFirst().orElseThrow();
+        assertTrue(big.note().startsWith("--fdatasync=1 "), "a record larger than the threshold syncs every write");
+        try (var files = Files.list(dir)) {
+            assertEquals(0, files.count(), "fio's file is deleted");
+        }
+        assertThrows(IolabException.class, () -> Fio.measureJournal(dir, 4096, List.of(64L), 0, 1, notes::add));
+    }
 }
