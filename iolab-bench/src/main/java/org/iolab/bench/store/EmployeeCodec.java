@@ -18,7 +18,7 @@ import org.iolab.IolabException;
  *      uint16  m = length of comments (UTF-8 bytes, at most 65535)
  *      m bytes comments
  * </pre>
- * Bruno's employee 0 takes 3 key bytes and 39 value bytes.
+ * Bruno's employee 0 takes 4 key bytes and 41 value bytes.
  */
 public final class EmployeeCodec {
     private EmployeeCodec() {
