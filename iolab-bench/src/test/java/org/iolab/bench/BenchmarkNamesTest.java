@@ -15,6 +15,7 @@ class BenchmarkNamesTest {
         assertEquals(ReadBenchmark.class.getName() + ".pass", BenchmarkNames.READ);
         assertEquals(WriteBenchmark.class.getName() + ".pass", BenchmarkNames.WRITE);
         assertEquals(RandomAccessBenchmark.class.getName() + ".pass", BenchmarkNames.RANDOM);
+        assertEquals(org.iolab.bench.store.StoreBenchmark.class.getName() + ".phase", BenchmarkNames.STORE);
     }
 
     @Test

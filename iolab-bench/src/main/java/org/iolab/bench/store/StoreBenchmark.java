@@ -20,6 +20,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * Bruno's employee workload, one phase per measured pass (SingleShotTime, milliseconds per phase).
@@ -30,10 +31,11 @@ import org.openjdk.jmh.annotations.Warmup;
  * then closes the engine, measures its folder and deletes it. The {@code reopen} phase measures the open
  * of a closed store (with all other phases done) plus one get; the close before it is untimed.
  *
- * <p>Size on disk: the secondary result {@code sizeBytes} ({@link Size}) is the folder's size in bytes
- * after the phase, with the engine closed; JMH reports it per iteration, its "score" is the mean over
- * iterations (every iteration of a point builds the same store, so they agree). The size after
- * {@code reopen} is the final size of the workload.
+ * <p>Size on disk: the secondary result {@code sizeBytes} ({@link Size}) is the score to read: the mean,
+ * over the measured iterations of all forks, of the folder's size in bytes after the phase, with the
+ * engine closed. (JMH sums an {@code EVENTS} counter over iterations and forks, so each iteration reports
+ * its size divided by {@code measurementIterations × forks}; the per-iteration lines show that share, the
+ * score the mean size.) The size after {@code reopen} is the workload's final size.
  *
  * <p>The peers' JVM flags (LMDB's and Chronicle Map's opens and exports) are in this class's {@code @Fork}
  * only; iolab itself needs none of them.
@@ -82,13 +84,14 @@ public class StoreBenchmark {
     private Path folder;
     private WorkloadRun run;
     private long result;
+    private int shares = 1;
 
     /** The store's size after the phase, reported as the secondary result {@code sizeBytes}. */
     @AuxCounters(AuxCounters.Type.EVENTS)
     @State(Scope.Thread)
     public static class Size {
-        /** Bytes in the store's folder after the phase, engine closed. */
-        public long sizeBytes;
+        /** Bytes in the store's folder after the phase, engine closed, divided by iterations × forks. */
+        public double sizeBytes;
 
         /** Creates the counter. */
         public Size() {
@@ -105,9 +108,21 @@ public class StoreBenchmark {
     public StoreBenchmark() {
     }
 
-    /** Checks the parameters and encodes the employees (once per trial). */
+    /**
+     * Checks the parameters and encodes the employees (once per trial).
+     *
+     * @param params JMH's run parameters: the measured iterations and forks the size is shared among
+     */
     @Setup(Level.Trial)
-    public void setupTrial() {
+    public void setupTrial(BenchmarkParams params) {
+        setupTrial(Math.max(1, params.getMeasurement().getCount()) * Math.max(1, params.getForks()));
+    }
+
+    /**
+     * @param shares what each iteration's size is divided by (see the class comment); 1 outside JMH
+     */
+    void setupTrial(int shares) {
+        this.shares = shares;
         measured = Phase.parse(phase);
         level = Durability.parse(durability);
         int n;
@@ -164,7 +179,7 @@ public class StoreBenchmark {
             run.check(measured, result);
             long bytes = run.closeAndMeasure();
             if (sizeHolder != null) {
-                sizeHolder.sizeBytes = bytes;
+                sizeHolder.sizeBytes = (double) bytes / shares;
             }
         } finally {
             discard();
