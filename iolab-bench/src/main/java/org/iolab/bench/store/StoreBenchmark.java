@@ -50,7 +50,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
     "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED", "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED",
     "--add-exports=jdk.unsupported/sun.misc=ALL-UNNAMED",
     "--add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
-    "--add-opens=jdk.compiler/com.sun.tools.javac=ALL-UNNAMED"})
+    "--add-opens=jdk.compiler/com.sun.tools.javac=ALL-UNNAMED",
+    // Chronicle's libraries otherwise report usage to Google Analytics (and write ~/.chronicle.analytics.*)
+    "-Dchronicle.analytics.disable=true"})
 @Warmup(iterations = 3)
 @Measurement(iterations = 5)
 @State(Scope.Thread)
