@@ -10,8 +10,8 @@ import org.iolab.storage.Durability;
  *
  * <p>An engine is opened on a folder it owns, used, closed, and may be opened again on the same folder
  * (the reopen phase). Every adapter documents how it maps {@link Durability}: NONE syncs nothing before
- * {@link #close()}, BATCH syncs at least every 1 MiB written or 2 ms (group commit), ALWAYS syncs every
- * operation before it returns. Failures are {@link IolabException}s naming the engine and the operation.
+ * {@link #close()}, BATCH syncs at least every 1 MiB written or 2 ms (group commit; checked at each write,
+ * there is no background thread), ALWAYS syncs every operation before it returns. Failures are {@link IolabException}s naming the engine and the operation.
  */
 public interface KvEngine extends AutoCloseable {
     /** Sizing hints some stores need up front (Chronicle Map's entry count, LMDB's map size). */
