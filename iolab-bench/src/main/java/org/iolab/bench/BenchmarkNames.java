@@ -22,6 +22,11 @@ public final class BenchmarkNames {
     public static final String JOURNAL_REPLAY = "org.iolab.bench.JournalReplayBenchmark.pass";
     /** The journal write-then-sync benchmark, {@link JournalBulkBenchmark#pass()}. */
     public static final String JOURNAL_BULK = "org.iolab.bench.JournalBulkBenchmark.pass";
+    /**
+     * The employee store benchmark, {@link org.iolab.bench.store.StoreBenchmark#phase}: one phase of Bruno's
+     * workload per pass; secondary result {@code sizeBytes}.
+     */
+    public static final String STORE = "org.iolab.bench.store.StoreBenchmark.phase";
 
     /** Parameter (all benchmarks): catalogue method id. */
     public static final String PARAM_METHOD = "method";

@@ -17,6 +17,7 @@ class BenchmarkNamesTest {
         assertEquals(RandomAccessBenchmark.class.getName() + ".pass", BenchmarkNames.RANDOM);
         assertEquals(JournalReplayBenchmark.class.getName() + ".pass", BenchmarkNames.JOURNAL_REPLAY);
         assertEquals(JournalBulkBenchmark.class.getName() + ".pass", BenchmarkNames.JOURNAL_BULK);
+        assertEquals(org.iolab.bench.store.StoreBenchmark.class.getName() + ".phase", BenchmarkNames.STORE);
     }
 
     @Test

@@ -1,0 +1,83 @@
+package org.iolab.bench.store;
+
+import java.lang.reflect.InvocationTargetException;
+import java.util.List;
+import org.iolab.IolabException;
+import org.iolab.storage.Backend;
+
+/** The engines of the employee benchmark, by name. */
+public final class Engines {
+    /** The peers and the baseline, in the order the report lists them. */
+    public static final List<String> PEERS = List.of("bruno-mbb", "mvstore", "mapdb", "rocksdb", "lmdb", "sqlite",
+            "chronicle-map");
+
+    private static final String IOLAB_CLASS = "org.iolab.bench.store.IolabStoreEngine";
+
+    private Engines() {
+    }
+
+    /**
+     * @return every engine name: {@code iolab} and {@code iolab-<backend>} for each backend, then {@link #PEERS}
+     */
+    public static List<String> names() {
+        java.util.ArrayList<String> names = new java.util.ArrayList<>();
+        names.add("iolab");
+        for (Backend b : Backend.values()) {
+            names.add("iolab-" + b.label());
+        }
+        names.addAll(PEERS);
+        return List.copyOf(names);
+    }
+
+    /**
+     * @param name an engine name, see {@link #names()}
+     * @return a new, closed engine
+     * @throws EngineNotRunnableException for {@code iolab*} when iolab's store adapter is not compiled in
+     * @throws IolabException for an unknown name, listing the known ones
+     */
+    public static KvEngine create(String name) {
+        String n = name == null ? "" : name.trim();
+        return switch (n) {
+            case "bruno-mbb" -> new BrunoMbbEngine();
+            case "mvstore", "h2" -> new MvStoreEngine();
+            case "mapdb" -> new MapDbEngine();
+            case "rocksdb" -> new RocksDbEngine();
+            case "lmdb" -> new LmdbEngine();
+            case "sqlite" -> new SqliteEngine();
+            case "chronicle-map" -> new ChronicleMapEngine();
+            default -> {
+                if (n.equals("iolab") || n.startsWith("iolab-")) {
+                    yield iolab(n.equals("iolab") ? Backend.DEFAULT : backend(n, n.substring("iolab-".length())));
+                }
+                throw new IolabException("bad engine '" + name + "': expected one of " + String.join(", ", names()));
+            }
+        };
+    }
+
+    private static Backend backend(String name, String label) {
+        try {
+            return Backend.parse(label);
+        } catch (IolabException e) {
+            throw new IolabException("bad engine '" + name + "': " + e.getMessage());
+        }
+    }
+
+    // The adapter lives in IolabStoreEngine.java.txt until branch 'store' is merged; it is looked up by name
+    // (a plain public constructor, no access checks bypassed) so this class compiles with or without it.
+    private static KvEngine iolab(Backend backend) {
+        Class<?> c;
+        try {
+            c = Class.forName(IOLAB_CLASS);
+        } catch (ClassNotFoundException e) {
+            throw new EngineNotRunnableException("iolab", "IolabStoreEngine is not compiled in; after merging branch "
+                    + "'store', rename iolab-bench/.../store/IolabStoreEngine.java.txt to IolabStoreEngine.java", e);
+        }
+        try {
+            return (KvEngine) c.getConstructor(Backend.class).newInstance(backend);
+        } catch (InvocationTargetException e) {
+            throw new IolabException("engine iolab: " + e.getCause(), e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IolabException("engine iolab: " + IOLAB_CLASS + " has no public (Backend) constructor: " + e, e);
+        }
+    }
+}

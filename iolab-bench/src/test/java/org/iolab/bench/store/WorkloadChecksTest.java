@@ -1,0 +1,98 @@
+package org.iolab.bench.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.iolab.IolabException;
+import org.iolab.storage.Durability;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The workload's checks pass a correct store and catch every kind of broken one. */
+class WorkloadChecksTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aCorrectStorePassesEveryPhase() {
+        EmployeeWorkload w = new EmployeeWorkload(1000);
+        MemoryEngine e = new MemoryEngine(MemoryEngine.Fault.NONE);
+        Map<Phase, Long> results = new WorkloadRun(w, e, dir, Durability.NONE).runAll();
+        assertEquals(1000, results.get(Phase.PUT));
+        long sum = 0;
+        for (int i = 0; i < 1000; i++) {
+            sum += 2000 + i;
+        }
+        assertEquals(sum, results.get(Phase.SCAN));
+        assertEquals(sum, results.get(Phase.GET));
+        assertEquals(500, results.get(Phase.DELETE));
+        assertEquals(500, results.get(Phase.REINSERT));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = MemoryEngine.Fault.class, names = "NONE", mode = EnumSource.Mode.EXCLUDE)
+    void aBrokenStoreFailsTheRunNamingEngineAndPhase(MemoryEngine.Fault fault) {
+        EmployeeWorkload w = new EmployeeWorkload(1000);
+        MemoryEngine e = new MemoryEngine(fault);
+        WorkloadCheckException x = assertThrows(WorkloadCheckException.class,
+                () -> new WorkloadRun(w, e, dir, Durability.NONE).runAll());
+        assertTrue(x.getMessage().contains("engine " + e.name()), x.getMessage());
+        assertTrue(x.getMessage().contains("phase "), x.getMessage());
+        assertTrue(x.getMessage().contains("expected"), x.getMessage());
+        assertTrue(x instanceof IolabException);
+    }
+
+    @Test
+    void droppedPutsAreCaughtAtThePutPhase() {
+        EmployeeWorkload w = new EmployeeWorkload(1000);
+        WorkloadRun run = new WorkloadRun(w, new MemoryEngine(MemoryEngine.Fault.DROP_EVERY_10TH_PUT), dir,
+                Durability.NONE);
+        run.prepare(Phase.PUT);
+        long puts = run.run(Phase.PUT);
+        WorkloadCheckException x = assertThrows(WorkloadCheckException.class, () -> run.check(Phase.PUT, puts));
+        assertTrue(x.getMessage().contains("phase put: live records (full scan) 900, expected 1000"), x.getMessage());
+    }
+
+    @Test
+    void prepareRunsThePhasesBeforeAndClosesForReopen() {
+        EmployeeWorkload w = new EmployeeWorkload(100);
+        MemoryEngine e = new MemoryEngine(MemoryEngine.Fault.NONE);
+        WorkloadRun run = new WorkloadRun(w, e, dir, Durability.NONE);
+        run.prepare(Phase.REOPEN);
+        assertEquals(Phase.REINSERT, run.lastChecked());
+        assertFalse(e.isOpen());
+        long r = run.run(Phase.REOPEN);
+        assertTrue(e.isOpen());
+        run.check(Phase.REOPEN, r);
+        assertEquals(100 - 50 + 50, run.engine().scan((k, v) -> true));
+    }
+
+    @Test
+    void badRecordCountsAreRefused() {
+        assertThrows(IolabException.class, () -> new EmployeeWorkload(1));
+        assertThrows(IolabException.class, () -> new EmployeeWorkload(EmployeeWorkload.MAX_RECORDS + 1));
+    }
+
+    @Test
+    void theGetOrderIsAFixedPermutation() {
+        EmployeeWorkload a = new EmployeeWorkload(1000);
+        EmployeeWorkload b = new EmployeeWorkload(1000);
+        boolean[] seen = new boolean[1000];
+        int inPlace = 0;
+        for (int k = 0; k < 1000; k++) {
+            assertEquals(a.getOrder(k), b.getOrder(k));
+            assertFalse(seen[a.getOrder(k)]);
+            seen[a.getOrder(k)] = true;
+            if (a.getOrder(k) == k) {
+                inPlace++;
+            }
+        }
+        assertTrue(inPlace < 20, "shuffled: " + inPlace + " of 1000 in place");
+    }
+}
