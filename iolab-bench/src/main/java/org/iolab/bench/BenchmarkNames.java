@@ -20,6 +20,16 @@ public final class BenchmarkNames {
     public static final String JOURNAL_APPEND = "org.iolab.bench.JournalAppendBenchmark.append";
     /** The journal replay benchmark, {@link JournalReplayBenchmark#pass()}. */
     public static final String JOURNAL_REPLAY = "org.iolab.bench.JournalReplayBenchmark.pass";
+    /**
+     * The Chronicle Queue peer of {@link #JOURNAL_APPEND}, {@link ChronicleAppendBenchmark#append}
+     * (parameters {@code recordSize} and {@code dir}).
+     */
+    public static final String CHRONICLE_APPEND = "org.iolab.bench.ChronicleAppendBenchmark.append";
+    /**
+     * The Chronicle Queue peer of {@link #JOURNAL_REPLAY}, {@link ChronicleReplayBenchmark#pass()}
+     * (parameters {@code records}, {@code recordSize} and {@code dir}).
+     */
+    public static final String CHRONICLE_REPLAY = "org.iolab.bench.ChronicleReplayBenchmark.pass";
 
     /** Parameter (all benchmarks): catalogue method id. */
     public static final String PARAM_METHOD = "method";
