@@ -27,6 +27,16 @@ public final class BenchmarkNames {
      * workload per pass; secondary result {@code sizeBytes}.
      */
     public static final String STORE = "org.iolab.bench.store.StoreBenchmark.phase";
+    /**
+     * The Chronicle Queue peer of {@link #JOURNAL_APPEND}, {@link ChronicleAppendBenchmark#append}
+     * (parameters {@code recordSize} and {@code dir}).
+     */
+    public static final String CHRONICLE_APPEND = "org.iolab.bench.ChronicleAppendBenchmark.append";
+    /**
+     * The Chronicle Queue peer of {@link #JOURNAL_REPLAY}, {@link ChronicleReplayBenchmark#pass()}
+     * (parameters {@code records}, {@code recordSize} and {@code dir}).
+     */
+    public static final String CHRONICLE_REPLAY = "org.iolab.bench.ChronicleReplayBenchmark.pass";
 
     /** Parameter (all benchmarks): catalogue method id. */
     public static final String PARAM_METHOD = "method";
