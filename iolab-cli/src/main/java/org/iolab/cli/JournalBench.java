@@ -8,10 +8,10 @@ enum JournalBench {
     APPEND(BenchmarkNames.JOURNAL_APPEND, true),
     /** One full replay of iolab's journal (single shot). */
     REPLAY(BenchmarkNames.JOURNAL_REPLAY, false),
-    /** Appends to Chronicle Queue (throughput); in iolab-bench once the Chronicle benchmarks are merged. */
-    CHRONICLE_APPEND("org.iolab.bench.ChronicleAppendBenchmark.append", true),
+    /** Appends to Chronicle Queue (throughput). */
+    CHRONICLE_APPEND(BenchmarkNames.CHRONICLE_APPEND, true),
     /** One full pass of a Chronicle Queue tailer (single shot). */
-    CHRONICLE_REPLAY("org.iolab.bench.ChronicleReplayBenchmark.pass", false);
+    CHRONICLE_REPLAY(BenchmarkNames.CHRONICLE_REPLAY, false);
 
     private final String jmhName;
     private final boolean append;
