@@ -249,21 +249,27 @@ public final class Journal implements AutoCloseable {
     /** Read-only open: the segments with valid headers, then the records of the last one. */
     private void attach() {
         List<Path> files = listSegments(dir);
+        boolean previousSealed = true;
         for (int i = 0; i < files.size(); i++) {
             Path file = files.get(i);
             SegmentRef ref = readHeader(file);
             if (ref == null) {
-                if (i == files.size() - 1) {
-                    break;
-                }
                 String problem;
+                boolean data;
                 try (StorageFile f = opener.open(file, false)) {
                     ByteBuffer header = ByteBuffer.allocate(Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
                     problem = f.size() < Format.HEADER_SIZE ? "the file is shorter than a segment header"
                             : Format.checkHeader(readFully(f, header), Format.parseName(file));
+                    data = Verifier.firstNonZero(f, Format.HEADER_SIZE, f.size()) >= 0;
+                }
+                // the last segment: being created (no data yet), or after an unsealed one (a writer's open
+                // deletes it); records under a damaged header anywhere else are corruption, as for open
+                if (i == files.size() - 1 && (!data || !previousSealed)) {
+                    break;
                 }
                 throw new JournalCorruptedException(file, 0, problem);
             }
+            previousSealed = ref.sealedOnDisk;
             segments.add(ref);
         }
         if (segments.isEmpty()) {
@@ -294,7 +300,12 @@ public final class Journal implements AutoCloseable {
             }
             ByteBuffer header = readFully(f, ByteBuffer.allocate(Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN));
             long nameSeq = Format.parseName(file);
-            return Format.checkHeader(header, nameSeq) == null ? new SegmentRef(nameSeq, file, header.getLong(24)) : null;
+            if (Format.checkHeader(header, nameSeq) != null) {
+                return null;
+            }
+            SegmentRef ref = new SegmentRef(nameSeq, file, header.getLong(24));
+            ref.sealedOnDisk = Format.sealed(header, nameSeq);
+            return ref;
         }
     }
 

@@ -9,6 +9,8 @@ final class SegmentRef {
     final long capacity;
     /** Where its records end, once this process sealed it by rolling; -1 when unknown. */
     volatile long sealedEnd = -1;
+    /** Read-only opens: its header carried the seal marker when it was read. */
+    boolean sealedOnDisk;
 
     SegmentRef(long firstSeq, Path path, long capacity) {
         this.firstSeq = firstSeq;

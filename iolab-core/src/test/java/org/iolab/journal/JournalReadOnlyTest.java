@@ -74,4 +74,29 @@ class JournalReadOnlyTest {
             assertArrayEquals(Payloads.of(0, 10), rec.payload());
         }
     }
+
+    /** Records under a damaged segment header are corruption for a read-only open too, as for a writer's open. */
+    @ParameterizedTest
+    @EnumSource(value = Backend.class, names = {"RANDOM_ACCESS_FILE", "SEGMENT"})
+    void aDamagedHeaderOverRecordsIsCorruptionForAReadOnlyOpen(Backend backend) throws Exception {
+        JournalOptions o = JournalOptions.defaults().withBackend(backend).withSegmentSize(4096)
+                .withPreallocation(Preallocation.NONE).withDurability(Durability.NONE);
+        for (int records : new int[] {1, 200}) {
+            Path dir = tmp.resolve(backend + "-" + records);
+            try (Journal j = Journal.open(dir, o)) {
+                for (int i = 0; i < records; i++) {
+                    j.append(new byte[40]);
+                }
+            }
+            Path last = Journal.listSegments(dir).getLast();
+            byte[] bytes = Files.readAllBytes(last);
+            bytes[0] ^= 1;
+            Files.write(last, bytes);
+            JournalCorruptedException e = assertThrows(JournalCorruptedException.class,
+                    () -> Journal.openReadOnly(dir, o).close());
+            assertEquals(last, e.file());
+            assertEquals(0, e.offset());
+            assertThrows(JournalCorruptedException.class, () -> Journal.open(dir, o).close());
+        }
+    }
 }
