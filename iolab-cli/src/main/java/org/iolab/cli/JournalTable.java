@@ -27,7 +27,7 @@ final class JournalTable {
             boolean bulk = block.equals("JOURNAL WRITE + SYNC");
             List<Measurement> of = journal.stream().filter(m -> !m.passes().isEmpty() && m.bench().append() == append
                             && (m.bench() == Bench.JOURNAL_BULK) == bulk)
-                    .sorted(Comparator.comparing((Measurement m) -> bulk ? m.durability() : "")
+                    .sorted(Comparator.comparingInt((Measurement m) -> bulk ? level(m.durability()) : 0)
                             .thenComparingLong(Measurement::bufferSize)
                             .thenComparing(Comparator.comparingDouble((Measurement m) -> m.stats().median())
                                     .reversed())).toList();
@@ -60,5 +60,15 @@ final class JournalTable {
                         Rates.format(s.min(), m.unit()) + " - " + Rates.format(s.max(), m.unit()), s.n());
             }
         }
+    }
+
+    /** @return none before batch before always (and anything else after) */
+    private static int level(String durability) {
+        return switch (durability == null ? "" : durability) {
+            case "none" -> 0;
+            case "batch" -> 1;
+            case "always" -> 2;
+            default -> 3;
+        };
     }
 }
