@@ -231,6 +231,9 @@ final class Execution {
         if (p.bench().append()) {
             TimeValue t = TimeValue.milliseconds(Math.max(1, Math.round(p.iterationSeconds() * 1000)));
             o.mode(Mode.Throughput).timeUnit(TimeUnit.SECONDS).warmupTime(t).measurementTime(t);
+        } else if (p.bench().bulk()) {
+            o.mode(Mode.SingleShotTime).timeUnit(TimeUnit.MILLISECONDS).param("totalSize",
+                    Long.toString(p.totalSize()));
         } else {
             o.mode(Mode.SingleShotTime).timeUnit(TimeUnit.MILLISECONDS).param("records", Long.toString(p.records()));
         }

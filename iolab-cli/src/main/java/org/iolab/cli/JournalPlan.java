@@ -17,8 +17,9 @@ import org.iolab.storage.Durability;
 
 /**
  * The journal workload of {@code iolab bench --workload journal|all}: which appends and replays each profile
- * measures, the Chronicle Queue points beside them, the latency runs and the fio comparators, and how the
- * user's {@code --record-sizes}, {@code --backends} and {@code --durability} change them.
+ * measures, the write-then-sync (bulk) passes that are fio's counterparts, the Chronicle Queue points beside
+ * them, the latency runs and the fio comparators, and how the user's {@code --record-sizes}, {@code --backends}
+ * and {@code --durability} change them.
  */
 final class JournalPlan {
     static final long K = 1024;
@@ -30,6 +31,12 @@ final class JournalPlan {
     static final double WRITE_BW = 1e9;
     /** Highest rate (bytes/s) appends at NONE are assumed to reach, for the free-space check. */
     static final double APPEND_BW = 2e9;
+    /** Seconds one group commit of a bulk pass at BATCH costs: an fdatasync of about 1 MiB is 2-5 ms. */
+    static final double BATCH_SYNC_SECONDS = 0.004;
+    /** Seconds a bulk pass spends opening a fresh journal and deleting it, outside the timed pass. */
+    static final double BULK_SETUP_SECONDS = 0.05;
+    /** The bulk benchmark's segment size ({@code JournalBulkBenchmark.segmentSize}): space one fresh segment takes. */
+    static final long BULK_SEGMENT = 64L << 20;
 
     private JournalPlan() {
     }
@@ -55,10 +62,12 @@ final class JournalPlan {
      * @param alwaysIteration seconds per append iteration at ALWAYS (every append waits for an fsync)
      * @param latencySeconds measured seconds of each latency run
      * @param latencyWarmup warm-up seconds of each latency run
-     * @param fioFileSize bytes fio writes per comparator pass
+     * @param fioFileSize bytes fio writes per comparator pass, and each bulk pass at the same record size
+     * @param bulkEveryBackend whether the bulk passes run on every measured backend (else on the leading one)
      */
     record Study(List<Block> blocks, long replayBytes, int warmups, int runs, double iteration,
-                 double alwaysIteration, double latencySeconds, double latencyWarmup, long fioFileSize) {
+                 double alwaysIteration, double latencySeconds, double latencyWarmup, long fioFileSize,
+                 boolean bulkEveryBackend) {
     }
 
     /**
@@ -81,7 +90,7 @@ final class JournalPlan {
     /**
      * What the journal workload runs.
      *
-     * @param points JMH points (iolab's journal, then Chronicle Queue)
+     * @param points JMH points (iolab's journal: appends, replays, bulk passes; then Chronicle Queue)
      * @param latency latency runs after the points
      * @param fioRecordSizes record sizes of the fio comparators
      * @param fioFileSize bytes per fio pass
@@ -106,7 +115,7 @@ final class JournalPlan {
             for (JournalPoint p : points) {
                 long bytes = p.bench().append()
                         ? (long) (APPEND_BW * (p.warmups() + p.runs()) * p.iterationSeconds())
-                        : p.records() * (p.recordSize() + 64);
+                        : p.records() * (p.recordSize() + 64) + (p.bench().bulk() ? BULK_SEGMENT : 0);
                 most = Math.max(most, bytes);
             }
             return most + (fioRecordSizes.isEmpty() ? 0 : fioFileSize);
@@ -133,11 +142,11 @@ final class JournalPlan {
         List<Durability> synced = List.of(Durability.BATCH, Durability.ALWAYS);
         return switch (profile) {
             case "smoke" -> new Study(List.of(new Block(List.of(dflt), List.of(Durability.NONE), List.of(64L))),
-                    4L << 20, 0, 1, 0.2, 0.2, 0.5, 0.2, 4L << 20);
+                    4L << 20, 0, 1, 0.2, 0.2, 0.5, 0.2, 4L << 20, false);
             case "full" -> new Study(List.of(new Block(all, List.of(Durability.values()), sizes)),
-                    256L << 20, 2, 5, 1, 0.5, 10, 2, 256L << 20);
+                    256L << 20, 2, 5, 1, 0.5, 10, 2, 256L << 20, true);
             default -> new Study(List.of(new Block(all, List.of(Durability.NONE), sizes),
-                    new Block(List.of(dflt), synced, sizes)), 64L << 20, 1, 3, 0.5, 0.25, 3, 1, 64L << 20);
+                    new Block(List.of(dflt), synced, sizes)), 64L << 20, 1, 3, 0.5, 0.25, 3, 1, 64L << 20, false);
         };
     }
 
@@ -153,6 +162,7 @@ final class JournalPlan {
         int runs = r.runs() != null ? r.runs() : s.runs();
         Map<String, JournalPoint> points = new LinkedHashMap<>();
         Set<Long> sizes = new LinkedHashSet<>();
+        Set<Durability> levels = new LinkedHashSet<>();
         List<String> replayBackends = new ArrayList<>();
         for (Block b : s.blocks()) {
             List<String> backends = r.backends() != null ? r.backends() : b.backends();
@@ -163,6 +173,7 @@ final class JournalPlan {
                     replayBackends.add(backend);
                 }
                 for (Durability d : durabilities) {
+                    levels.add(d);
                     for (long size : recordSizes) {
                         sizes.add(size);
                         JournalPoint p = append(JournalBench.APPEND, backend, d, size, s, runs, forks);
@@ -186,6 +197,19 @@ final class JournalPlan {
             if (sorted.size() > 1) {
                 JournalPoint p = replay(JournalBench.REPLAY, replayBackends.getFirst(), sorted.getLast(), s, runs, forks);
                 points.putIfAbsent(p.describe(), p);
+            }
+            // fio's counterparts: the same record sizes and bytes, at the levels fio's two jobs stand for
+            List<String> bulkBackends = s.bulkEveryBackend() ? replayBackends : List.of(replayBackends.getFirst());
+            for (String backend : bulkBackends) {
+                for (Durability d : List.of(Durability.NONE, Durability.BATCH)) {
+                    if (!levels.contains(d)) {
+                        continue;
+                    }
+                    for (long size : sorted) {
+                        JournalPoint p = bulk(backend, d, size, s, runs, forks);
+                        points.putIfAbsent(p.describe(), p);
+                    }
+                }
             }
         }
         List<String> notes = new ArrayList<>();
@@ -244,6 +268,33 @@ final class JournalPlan {
         double pass = bytes / (2 * WRITE_BW);
         double wall = forks * (FORK_OVERHEAD + bytes / WRITE_BW + (s.warmups() + runs) * pass);
         return new JournalPoint(bench, backend, null, size, records, s.warmups(), runs, forks, pass, wall);
+    }
+
+    /**
+     * A write-then-sync point: {@link #fioSize} bytes of {@code size}-byte records, the bytes fio's comparator
+     * writes at that block size.
+     */
+    private static JournalPoint bulk(String backend, Durability d, long size, Study s, int runs, int forks) {
+        long total = fioSize(s.fioFileSize(), size);
+        double pass = bulkPassSeconds(total, d);
+        double wall = forks * (FORK_OVERHEAD + (s.warmups() + runs) * (pass + BULK_SETUP_SECONDS));
+        return new JournalPoint(JournalBench.BULK, backend, d, size, total / size, s.warmups(), runs, forks, pass,
+                wall);
+    }
+
+    /**
+     * @param total payload bytes of a bulk pass
+     * @param d its durability
+     * @return estimated seconds of the pass: the bytes at {@link #WRITE_BW}, plus at BATCH one fdatasync per
+     *     {@code JournalOptions.defaults().batchBytes()}
+     */
+    static double bulkPassSeconds(long total, Durability d) {
+        double seconds = total / WRITE_BW;
+        if (d == Durability.BATCH) {
+            long batch = Math.max(1, JournalOptions.defaults().batchBytes());
+            seconds += Math.ceilDiv(total, batch) * BATCH_SYNC_SECONDS;
+        }
+        return seconds;
     }
 
     // ---- the options ----

@@ -181,7 +181,8 @@ final class Results {
 
     /**
      * Adds {@code secondaryMetrics.throughput} to a journal entry: payload bytes per second of every
-     * iteration (appends: ops/s × record size) or pass (replays: records × record size / pass time).
+     * iteration (appends: ops/s × record size) or pass (replays: records × record size / pass time; bulk
+     * passes: the {@code totalSize / recordSize} records written × record size / pass time).
      *
      * @param entry one JMH result entry of a journal benchmark
      * @param bench which one
@@ -190,7 +191,8 @@ final class Results {
         JsonNode params = entry.path("params");
         JsonNode primary = entry.path("primaryMetric");
         long recordSize = Sizes.parse(params.path("recordSize").asText("64"), "recordSize");
-        long records = bench.append() ? 0 : Sizes.parse(params.path("records").asText("0"), "records");
+        long records = bench.append() ? 0 : bench.bulk() ? bulkRecords(params, recordSize)
+                : Sizes.parse(params.path("records").asText("0"), "records");
         String unit = primary.path("scoreUnit").asText(bench.append() ? "ops/s" : "ms/op");
         ArrayNode raw = JSON.createArrayNode();
         List<Double> all = new ArrayList<>();
@@ -219,6 +221,16 @@ final class Results {
         JsonNode secondary = entry.get("secondaryMetrics");
         ObjectNode sec = secondary instanceof ObjectNode o ? o : entry.putObject("secondaryMetrics");
         sec.set(METRIC, m);
+    }
+
+    /**
+     * @param params a bulk entry's JMH parameters
+     * @param recordSize its record size
+     * @return records one pass writes: {@code totalSize / recordSize}, as the benchmark counts them
+     */
+    static long bulkRecords(JsonNode params, long recordSize) {
+        long total = Sizes.parse(params.path("totalSize").asText("1g"), "totalSize");
+        return recordSize == 0 ? 0 : total / recordSize;
     }
 
     /**

@@ -147,10 +147,13 @@ class CliIT {
         Run plan = iolab(tmp, "bench", "--workload", "journal", "--profile", "smoke", "--dry-run");
         assertEquals(0, plan.exit(), plan.err());
         assertTrue(plan.out().contains("journal segment append record=64 B durability=none"), plan.out());
+        assertTrue(plan.out().contains("journal segment write+sync record=64 B durability=none total=4 MiB"),
+                plan.out());
         Run r = iolab(tmp, "bench", "--workload", "journal", "--profile", "smoke", "--out", out.toString(), "--dir",
                 dir.toString());
         assertEquals(0, r.exit(), r.out() + r.err());
-        assertTrue(r.out().contains("JOURNAL APPENDS") && r.out().contains("JOURNAL REPLAY"), r.out());
+        assertTrue(r.out().contains("JOURNAL APPENDS") && r.out().contains("JOURNAL REPLAY")
+                && r.out().contains("JOURNAL WRITE + SYNC"), r.out());
         JsonNode results = JSON.readTree(out.resolve("results.json").toFile());
         Set<String> benchmarks = new TreeSet<>();
         for (JsonNode e : results) {
@@ -160,10 +163,24 @@ class CliIT {
             assertTrue(t.path("score").asDouble() > 0, e.toString());
         }
         assertTrue(benchmarks.containsAll(Set.of("org.iolab.bench.JournalAppendBenchmark.append",
-                "org.iolab.bench.JournalReplayBenchmark.pass")), benchmarks.toString());
+                "org.iolab.bench.JournalReplayBenchmark.pass", "org.iolab.bench.JournalBulkBenchmark.pass")),
+                benchmarks.toString());
+        JsonNode bulk = null;
+        for (JsonNode e : results) {
+            if (e.path("benchmark").asText().equals("org.iolab.bench.JournalBulkBenchmark.pass")) {
+                bulk = e;
+            }
+        }
+        assertEquals("none", bulk.path("params").path("durability").asText(), bulk.toString());
+        assertEquals(4L << 20, Long.parseLong(bulk.path("params").path("totalSize").asText()),
+                "the bulk pass writes fio's byte count");
+        double passMs = bulk.path("primaryMetric").path("rawData").get(0).get(0).asDouble();
+        assertEquals((4L << 20) / (passMs / 1000), bulk.path("secondaryMetrics").path("throughput").path("rawData")
+                .get(0).get(0).asDouble(), 1e-6 * (4L << 20) / (passMs / 1000), "B/s from the pass time");
         String html = Files.readString(out.resolve("report.html"), StandardCharsets.UTF_8);
         assertTrue(html.contains("The journal") && html.contains("class=\"journal-appends\"")
-                && html.contains("class=\"targets\""), "the report has the journal section");
+                && html.contains("class=\"journal-bulk\"") && html.contains("class=\"targets\""),
+                "the report has the journal section");
         JsonNode limits = JSON.readTree(out.resolve("limits.json").toFile());
         JsonNode notes = JSON.readTree(out.resolve("notes.json").toFile());
         boolean fio = false;

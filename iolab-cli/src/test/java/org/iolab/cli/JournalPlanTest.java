@@ -33,14 +33,22 @@ class JournalPlanTest {
     }
 
     @Test
-    void smokeIsOneAppendAndOneReplayOfTheDefaultBackend() {
+    void smokeIsOneAppendOneReplayAndOneWriteThenSyncOfTheDefaultBackend() {
         JournalPlan.Plan p = plan("smoke", JournalPlan.Request.defaults(), Set.of());
-        assertEquals(List.of(JournalBench.APPEND, JournalBench.REPLAY),
+        assertEquals(List.of(JournalBench.APPEND, JournalBench.REPLAY, JournalBench.BULK),
                 p.points().stream().map(JournalPoint::bench).toList());
         JournalPoint a = p.points().getFirst();
         assertEquals(Backend.DEFAULT.label(), a.backend());
         assertEquals(Durability.NONE, a.durability());
         assertEquals(64, a.recordSize());
+        JournalPoint bulk = p.points().getLast();
+        assertEquals(Backend.DEFAULT.label(), bulk.backend());
+        assertEquals(Durability.NONE, bulk.durability());
+        assertEquals(64, bulk.recordSize());
+        assertEquals(p.fioFileSize(), bulk.totalSize(), "the bulk pass writes what fio writes");
+        assertEquals(p.fioFileSize() / 64, bulk.records());
+        assertTrue(p.spaceNeeded() >= bulk.records() * 64 + JournalPlan.BULK_SEGMENT + p.fioFileSize(),
+                "the free-space check counts the bulk journal and its fresh segment: " + p.spaceNeeded());
         assertTrue(p.points().stream().mapToDouble(JournalPoint::wallSeconds).sum() + p.afterSeconds() < 15,
                 "smoke stays a few seconds");
         assertTrue(p.latency().isEmpty());
@@ -80,6 +88,59 @@ class JournalPlanTest {
     }
 
     @Test
+    void bulkPassesMatchFiosRecordSizesAndBytesAtNoneAndBatch() {
+        JournalPlan.Plan p = plan("quick", JournalPlan.Request.defaults(), EVERYTHING);
+        List<JournalPoint> bulk = of(p, JournalBench.BULK);
+        assertEquals(2 * p.fioRecordSizes().size(), bulk.size(), bulk.toString());
+        for (Durability d : List.of(Durability.NONE, Durability.BATCH)) {
+            assertEquals(p.fioRecordSizes(), bulk.stream().filter(x -> x.durability() == d)
+                    .map(JournalPoint::recordSize).toList(), d.toString());
+        }
+        for (JournalPoint b : bulk) {
+            assertEquals(Backend.DEFAULT.label(), b.backend(), "quick: the default backend only");
+            assertEquals(JournalPlan.fioSize(p.fioFileSize(), b.recordSize()), b.totalSize(), b.describe());
+            assertEquals(b.totalSize(), b.records() * b.recordSize(), "whole records");
+            assertTrue(b.describe().contains(" write+sync ") && b.describe().contains("total=64 MiB"), b.describe());
+        }
+        // a BATCH pass pays an fdatasync per group-commit threshold on top of the bytes
+        long total = 64L << 20;
+        double none = JournalPlan.bulkPassSeconds(total, Durability.NONE);
+        double batch = JournalPlan.bulkPassSeconds(total, Durability.BATCH);
+        assertEquals(total / JournalPlan.WRITE_BW, none, 1e-12);
+        assertEquals(none + Math.ceilDiv(total, JournalOptions.defaults().batchBytes())
+                * JournalPlan.BATCH_SYNC_SECONDS, batch, 1e-12);
+        JournalPoint first = bulk.getFirst();
+        assertEquals(first.forks() * (JournalPlan.FORK_OVERHEAD + (first.warmups() + first.runs())
+                * (first.iterationSeconds() + JournalPlan.BULK_SETUP_SECONDS)), first.wallSeconds(), 1e-9);
+    }
+
+    @Test
+    void fullRunsBulkPassesOnEveryBackendAndTheDurabilityOptionLimitsThem() {
+        List<JournalPoint> full = of(plan("full", JournalPlan.Request.defaults(), Set.of()), JournalBench.BULK);
+        assertEquals(Backend.values().length * 2 * 4, full.size());
+        assertEquals(Arrays.stream(Backend.values()).map(Backend::label).collect(Collectors.toSet()),
+                full.stream().map(JournalPoint::backend).collect(Collectors.toSet()));
+        assertEquals(JournalPlan.fioSize(256L << 20, 64), full.getFirst().totalSize());
+        JournalPlan.Request none = new JournalPlan.Request(null, null, List.of(Durability.NONE), null, null);
+        assertTrue(of(plan("quick", none, Set.of()), JournalBench.BULK).stream()
+                .allMatch(b -> b.durability() == Durability.NONE));
+        JournalPlan.Request always = new JournalPlan.Request(null, null, List.of(Durability.ALWAYS), null, null);
+        assertTrue(of(plan("quick", always, Set.of()), JournalBench.BULK).isEmpty(),
+                "fio's jobs stand for NONE and BATCH only");
+    }
+
+    @Test
+    void bulkPointsRunAsSingleShotsWithTheirByteTotal() {
+        JournalPoint b = of(plan("smoke", JournalPlan.Request.defaults(), Set.of()), JournalBench.BULK).getFirst();
+        var o = Execution.options(b, java.nio.file.Path.of("/tmp/x")).build();
+        assertEquals(Set.of(org.openjdk.jmh.annotations.Mode.SingleShotTime), o.getBenchModes());
+        assertEquals(List.of(Long.toString(4L << 20)), List.copyOf(o.getParameter("totalSize").get()));
+        assertEquals(List.of("none"), List.copyOf(o.getParameter("durability").get()));
+        assertEquals(List.of(Backend.DEFAULT.label()), List.copyOf(o.getParameter("backend").get()));
+        assertFalse(o.getParameter("records").hasValue(), "the bulk benchmark has no records parameter");
+    }
+
+    @Test
     void optionsReplaceTheProfilesLists() {
         JournalPlan.Request r = new JournalPlan.Request(List.of(4096L), List.of("raf", "mapped"),
                 List.of(Durability.BATCH), null, 5);
@@ -90,6 +151,10 @@ class JournalPlanTest {
                 && x.runs() == 5));
         assertEquals(Set.of("raf", "mapped"), appends.stream().map(JournalPoint::backend).collect(Collectors.toSet()));
         assertEquals(2, of(p, JournalBench.REPLAY).size());
+        List<JournalPoint> bulk = of(p, JournalBench.BULK);
+        assertEquals(1, bulk.size(), "the leading measured backend, at the one level and size: " + bulk);
+        assertEquals("raf", bulk.getFirst().backend());
+        assertEquals(Durability.BATCH, bulk.getFirst().durability());
     }
 
     @Test
@@ -151,6 +216,26 @@ class JournalPlanTest {
         assertEquals(2000.0 * 4096, t.path("score").asDouble());
         assertEquals(3000.0 * 4096, t.path("rawData").get(0).get(1).asDouble());
         assertTrue(Results.rows(array).isEmpty());
+    }
+
+    @Test
+    void bulkEntriesGetTheBytesOfTheirRecordsOverThePassTime() {
+        ObjectNode e = Results.JSON.createObjectNode();
+        e.put("benchmark", JournalBench.BULK.jmhName());
+        e.putObject("params").put("backend", "segment").put("durability", "batch").put("recordSize", "65536")
+                .put("totalSize", "64m");
+        ObjectNode primary = e.putObject("primaryMetric");
+        primary.put("scoreUnit", "ms/op");
+        primary.putArray("rawData").addArray().add(100.0).add(50.0).add(200.0);
+        Results.addJournalThroughput(e, JournalBench.BULK);
+        var t = e.path("secondaryMetrics").path(Results.METRIC);
+        assertEquals("B/s", t.path("scoreUnit").asText());
+        assertEquals((64 << 20) / 0.1, t.path("score").asDouble(), 1e-3);
+        assertEquals((64 << 20) / 0.05, t.path("rawData").get(0).get(1).asDouble(), 1e-3);
+        // a total that is not whole records: the benchmark writes totalSize / recordSize records
+        ((ObjectNode) e.get("params")).put("totalSize", "1000").put("recordSize", "64");
+        Results.addJournalThroughput(e, JournalBench.BULK);
+        assertEquals(15 * 64 / 0.1, e.path("secondaryMetrics").path(Results.METRIC).path("score").asDouble(), 1e-6);
     }
 
     @Test

@@ -23,6 +23,7 @@ import org.iolab.report.analysis.Claims;
 import org.iolab.report.analysis.JournalTargets;
 import org.iolab.report.analysis.PageCacheTruth;
 import org.iolab.report.analysis.Rates;
+import org.iolab.report.limits.Fio;
 import org.iolab.report.model.Advice;
 import org.iolab.report.model.Bench;
 import org.iolab.report.model.ClaimCheck;
@@ -306,8 +307,10 @@ public final class HtmlReport {
         }
         p(b, "iolab's journal (org.iolab.journal): appends by one writer thread per second (JMH throughput, one"
                 + " operation = one record) and payload MB/s, per storage backend, durability and record size;"
-                + " replay of a journal already in the page cache through the zero-copy visitor; Chronicle Queue"
-                + " and fio measured in the same run. Spread is min–max over the measured iterations or passes.");
+                + " replay of a journal already in the page cache through the zero-copy visitor; write then sync:"
+                + " fio's byte count at fio's block size appended to a fresh journal, ending with a sync, beside"
+                + " fio's two jobs; Chronicle Queue and fio measured in the same run. Spread is min–max over the"
+                + " measured iterations or passes.");
         b.append("<h3>Targets</h3>\n");
         Table targets = new Table("target", "journal", "compared with", "ratio", "needed", "verdict");
         for (TargetCheck c : JournalTargets.check(run)) {
@@ -342,7 +345,7 @@ public final class HtmlReport {
             }
             t.write(b, "journal-appends");
         }
-        List<Measurement> replays = journal.stream().filter(m -> !m.bench().append()).sorted(
+        List<Measurement> replays = journal.stream().filter(m -> m.bench().replay()).sorted(
                 Comparator.comparingLong(Measurement::bufferSize).thenComparing(Comparator.comparingDouble(
                         (Measurement m) -> m.stats().median()).reversed())).toList();
         if (!replays.isEmpty()) {
@@ -360,6 +363,7 @@ public final class HtmlReport {
             }
             t.write(b, "journal-replay");
         }
+        bulk(b, journal, run.limits());
         List<Limit> fio = run.limits().stream().filter(l -> l.operation().startsWith("journal-")).toList();
         b.append("<h3>fio at the journal's record sizes and cadence</h3>\n");
         if (fio.isEmpty()) {
@@ -401,6 +405,48 @@ public final class HtmlReport {
             b.append("</ul>\n");
         }
         b.append("</section>\n");
+    }
+
+    /** The write-then-sync passes beside fio's buffered and fdatasync jobs at the same record size. */
+    private static void bulk(StringBuilder b, List<Measurement> journal, List<Limit> limits) {
+        List<Measurement> bulk = journal.stream().filter(m -> m.bench() == Bench.JOURNAL_BULK).sorted(
+                Comparator.comparing((Measurement m) -> m.durability() == null ? "" : durabilityOrder(m.durability()))
+                        .thenComparingLong(Measurement::bufferSize)
+                        .thenComparing(Comparator.comparingDouble((Measurement m) -> m.stats().median()).reversed()))
+                .toList();
+        if (bulk.isEmpty()) {
+            return;
+        }
+        b.append("<h3>Write then sync, beside fio</h3>\n");
+        p(b, "Each pass appends fio's byte count in records of fio's block size to a fresh journal and ends with a"
+                + " sync; at NONE its counterpart is fio's buffered write (one fsync at the end), at BATCH fio's"
+                + " write with an fdatasync every group-commit threshold.");
+        Table t = new Table("backend", "durability", "record", "bytes", "MB/s", "min–max", "passes", "fio buffered",
+                "fio fdatasync", "vs fio");
+        for (Measurement m : bulk) {
+            Stats bytes = m.byteStats();
+            Optional<Limit> buffered = fioJob(limits, Fio.JOURNAL_WRITE, m.bufferSize());
+            Optional<Limit> synced = fioJob(limits, Fio.JOURNAL_WRITE_FDATASYNC, m.bufferSize());
+            Optional<Limit> same = "batch".equals(m.durability()) ? synced : buffered;
+            t.row(new Table.Cell(m.method(), "method"), m.durability(), Sizes.format(m.bufferSize()),
+                    Sizes.format(m.fileSize()), new Table.Cell(Rates.format(bytes.median(), "B/s"), "num"),
+                    Rates.format(bytes.min(), "B/s") + " – " + Rates.format(bytes.max(), "B/s"), bytes.n(),
+                    buffered.map(HtmlReport::fioFigure).orElse("not measured"),
+                    synced.map(HtmlReport::fioFigure).orElse("not measured"),
+                    same.map(l -> Rates.ratio(bytes.ratioTo(l.stats()))).orElse("-"));
+        }
+        t.write(b, "journal-bulk");
+    }
+
+    private static Optional<Limit> fioJob(List<Limit> limits, String operation, long blockSize) {
+        return limits.stream().filter(l -> Fio.TOOL.equals(l.tool()) && operation.equals(l.operation())
+                && l.blockSize() == blockSize && !l.passes().isEmpty()).findFirst();
+    }
+
+    private static String fioFigure(Limit l) {
+        Stats s = l.stats();
+        return Rates.format(s.median(), "B/s") + " (" + Rates.format(s.min(), "B/s") + " – "
+                + Rates.format(s.max(), "B/s") + ")";
     }
 
     private static String durabilityOrder(String d) {
@@ -448,6 +494,7 @@ public final class HtmlReport {
             case RANDOM -> "random";
             case JOURNAL_APPEND, CHRONICLE_APPEND -> "append";
             case JOURNAL_REPLAY, CHRONICLE_REPLAY -> "replay";
+            case JOURNAL_BULK -> "write+sync";
         };
     }
 

@@ -12,6 +12,11 @@ public enum Bench {
     JOURNAL_APPEND("org.iolab.bench.JournalAppendBenchmark.append"),
     /** {@code org.iolab.bench.JournalReplayBenchmark.pass}: one full replay of a journal. */
     JOURNAL_REPLAY("org.iolab.bench.JournalReplayBenchmark.pass"),
+    /**
+     * {@code org.iolab.bench.JournalBulkBenchmark.pass}: one pass writing {@code totalSize} bytes of records into a
+     * fresh journal, then a sync (fio's counterpart).
+     */
+    JOURNAL_BULK("org.iolab.bench.JournalBulkBenchmark.pass"),
     /** {@code org.iolab.bench.ChronicleAppendBenchmark.append}: appends per second to Chronicle Queue. */
     CHRONICLE_APPEND("org.iolab.bench.ChronicleAppendBenchmark.append"),
     /** {@code org.iolab.bench.ChronicleReplayBenchmark.pass}: one full pass of a Chronicle Queue tailer. */
@@ -36,9 +41,14 @@ public enum Bench {
         return this != READ && this != WRITE && this != RANDOM;
     }
 
-    /** @return whether it measures appends (a rate per second) rather than replay passes */
+    /** @return whether it measures appends (a rate per second) rather than replay or write-then-sync passes */
     public boolean append() {
         return this == JOURNAL_APPEND || this == CHRONICLE_APPEND;
+    }
+
+    /** @return whether it measures replay passes (iolab's journal or Chronicle Queue's tailer) */
+    public boolean replay() {
+        return this == JOURNAL_REPLAY || this == CHRONICLE_REPLAY;
     }
 
     /** @return whether it measures Chronicle Queue, the journal's peer */

@@ -10,7 +10,8 @@ import org.iolab.catalogue.Kind;
  * <p>Journal measurements ({@link Bench#journal()}) reuse the fields: {@code method} is the storage backend
  * ({@code segment}, ...) or {@code chronicle}, {@code bufferSize} the record's payload size, {@code passes}
  * records per second ({@code appends/s} or {@code records/s}); {@link #byteStats()} gives payload bytes per
- * second.
+ * second. Replays and write-then-sync passes ({@link Bench#JOURNAL_BULK}) have {@code records} per pass and
+ * {@code fileSize} = their payload bytes.
  *
  * @param bench which benchmark
  * @param method catalogue id
@@ -27,8 +28,9 @@ import org.iolab.catalogue.Kind;
  * @param passes measured throughput of every pass, in the order run (forks one after another)
  * @param warmups throughput of the warm-up passes, in order (empty when not recorded)
  * @param jdk the JDK version that ran it
- * @param durability journal appends: {@code none}, {@code batch} or {@code always}; null otherwise
- * @param records journal replay: records per pass; 0 otherwise
+ * @param durability journal appends and write-then-sync passes: {@code none}, {@code batch} or {@code always};
+ *     null otherwise
+ * @param records journal replay and write-then-sync passes: records per pass; 0 otherwise
  */
 public record Measurement(Bench bench, String method, Kind kind, long bufferSize, boolean usesBuffer,
                           long fileSize, String cache, String prealloc, boolean sync, long stride, int length,
@@ -86,11 +88,14 @@ public record Measurement(Bench bench, String method, Kind kind, long bufferSize
     public String label() {
         if (bench.journal()) {
             StringBuilder j = new StringBuilder(bench.chronicle() ? "chronicle" : "journal " + method)
-                    .append(bench.append() ? " append " : " replay ").append(Sizes.format(bufferSize));
+                    .append(bench.append() ? " append " : bench == Bench.JOURNAL_BULK ? " write+sync "
+                            : " replay ").append(Sizes.format(bufferSize));
             if (durability != null) {
                 j.append(' ').append(durability);
             }
-            if (records > 0) {
+            if (bench == Bench.JOURNAL_BULK) {
+                j.append(' ').append(Sizes.format(fileSize));
+            } else if (records > 0) {
                 j.append(" x ").append(records);
             }
             return j.toString();

@@ -135,15 +135,22 @@ public record ResultSet(Path source, List<Measurement> measurements, List<Measur
     }
 
     /**
-     * A journal point: appends are JMH throughput (ops/s, one op = one record); replays are single-shot pass
-     * times, turned into records per second.
+     * A journal point: appends are JMH throughput (ops/s, one op = one record); replays and bulk passes are
+     * single-shot pass times, turned into records per second (a bulk pass writes {@code totalSize / recordSize}
+     * records; its file size is the payload bytes of those records).
      */
     private static Measurement parseJournal(Bench bench, JsonNode e) {
         JsonNode p = e.path("params");
         long recordSize = Sizes.parse(p.path("recordSize").asText("64"), "recordSize");
         String backend = bench.chronicle() ? "chronicle" : p.path("backend").asText("segment");
-        String durability = bench == Bench.JOURNAL_APPEND ? p.path("durability").asText("none") : null;
-        long records = bench.append() ? 0 : Sizes.parse(p.path("records").asText("0"), "records");
+        boolean bulk = bench == Bench.JOURNAL_BULK;
+        String durability = bench == Bench.JOURNAL_APPEND || bulk ? p.path("durability").asText("none") : null;
+        if (bulk && recordSize < 1) {
+            throw new IllegalArgumentException("recordSize " + recordSize + " of a write-then-sync pass must be at"
+                    + " least 1 byte");
+        }
+        long records = bench.append() ? 0 : bulk ? Sizes.parse(p.path("totalSize").asText("1g"), "totalSize")
+                / recordSize : Sizes.parse(p.path("records").asText("0"), "records");
         JsonNode primary = e.path("primaryMetric");
         List<Double> raw = new ArrayList<>();
         flatten(primary.path("rawData"), raw);
@@ -164,7 +171,7 @@ public record ResultSet(Path source, List<Measurement> measurements, List<Measur
             raw.forEach(t -> passes.add(records / (t * toSeconds)));
         }
         return new Measurement(bench, backend, null, recordSize, true, bench.append() ? 0 : records * recordSize,
-                bench.append() ? null : "warm", null, false, 0, 0, bench.append() ? "appends/s" : "records/s",
+                bench.replay() ? "warm" : null, null, false, 0, 0, bench.append() ? "appends/s" : "records/s",
                 passes, List.of(), e.path("jdkVersion").asText(""), durability, records);
     }
 

@@ -32,6 +32,15 @@ class JournalTargetsTest {
                 "appends/s", Arrays.asList(passes), List.of(), "25", null, 0);
     }
 
+    static Measurement bulk(String backend, String durability, long size, long total, Double... recordsPerSecond) {
+        return new Measurement(Bench.JOURNAL_BULK, backend, null, size, true, total, null, null, false, 0, 0,
+                "records/s", Arrays.asList(recordsPerSecond), List.of(), "25", durability, total / size);
+    }
+
+    static Limit fio(String operation, long bs, long fileSize, Double... bytesPerSecond) {
+        return new Limit("fio", operation, bs, fileSize, null, Arrays.asList(bytesPerSecond), null, "fio's job");
+    }
+
     static RunData run(List<Measurement> journal, List<Limit> limits, List<Latency> latency) {
         return new RunData(new ResultSet(null, List.of(), journal), List.of(), limits, List.of(), latency);
     }
@@ -98,6 +107,67 @@ class JournalTargetsTest {
         assertEquals(Verdict.HOLDS, batch.verdict(), batch.toString());
         assertEquals(5.1e3 * 65536 / 1.1e8, batch.ratio(), 1e-9);
         assertTrue(batch.journal().contains("p99 append-to-durable 1.50 ms"), batch.journal());
+    }
+
+    @Test
+    void theFioTargetsUseTheBestWriteThenSyncPassWithoutACaveat() {
+        long total = 64L << 20;
+        // records/s x 64 KiB: segment 1.5-1.7 GB/s, mapped slower; appends alone would fall short of fio
+        List<Measurement> journal = List.of(bulk("segment", "none", 65536, total, 23e3, 24e3, 26e3),
+                bulk("mapped", "none", 65536, total, 10e3, 11e3, 12e3),
+                append("segment", "none", 65536, 1e3, 1e3, 1e3));
+        Limit buffered = fio(Fio.JOURNAL_WRITE, 65536, total, 1.2e9, 1.3e9, 1.4e9);
+        TargetCheck c = find(JournalTargets.check(run(journal, List.of(buffered), List.of())), "64 KiB records at NONE");
+        assertEquals(Verdict.HOLDS, c.verdict(), c.toString());
+        assertEquals(24e3 * 65536 / 1.3e9, c.ratio(), 1e-9);
+        assertTrue(c.journal().startsWith("segment write+sync of 64 MiB "), c.journal());
+        assertFalse(c.journal().contains("without it"), "no caveat: the pass ends with a sync");
+        assertFalse(c.comparator().contains("byte count"), c.comparator());
+    }
+
+    @Test
+    void batchWriteThenSyncIsMetNotMetOrNotDistinguishableAgainstFioAtTheSameCadence() {
+        long total = 64L << 20;
+        Limit synced = fio(Fio.JOURNAL_WRITE_FDATASYNC, 4096, total, 1.0e8, 1.05e8, 1.1e8);
+        // 4 KiB x 30 k records/s = 123 MB/s against 0.9 x 110 MB/s = 99 MB/s
+        TargetCheck met = find(JournalTargets.check(run(List.of(bulk("segment", "batch", 4096, total, 30e3, 31e3,
+                32e3)), List.of(synced), List.of())), "BATCH 4 KiB");
+        assertEquals(Verdict.HOLDS, met.verdict(), met.toString());
+        // 4 KiB x 18-20 k records/s = 74-82 MB/s, below 0.9 x 100 MB/s = 90 MB/s
+        TargetCheck notMet = find(JournalTargets.check(run(List.of(bulk("segment", "batch", 4096, total, 18e3, 19e3,
+                20e3)), List.of(synced), List.of())), "BATCH 4 KiB");
+        assertEquals(Verdict.DOES_NOT_HOLD, notMet.verdict(), notMet.toString());
+        // 4 KiB x 23-26 k records/s = 94-106 MB/s straddles 90-99 MB/s
+        TargetCheck close = find(JournalTargets.check(run(List.of(bulk("segment", "batch", 4096, total, 23e3, 24e3,
+                26e3)), List.of(synced), List.of())), "BATCH 4 KiB");
+        assertEquals(Verdict.NOT_DISTINGUISHABLE, close.verdict(), close.toString());
+        assertEquals("not distinguishable", close.label());
+        TargetCheck none = find(JournalTargets.check(run(List.of(bulk("segment", "batch", 4096, total, 30e3, 31e3,
+                32e3)), List.of(synced), List.of())), "64 KiB records at NONE");
+        assertEquals(Verdict.NOT_MEASURED, none.verdict(), "no NONE pass or append at 64 KiB");
+        assertTrue(none.journal().contains("--record-sizes 64k --durability none"), none.journal());
+    }
+
+    @Test
+    void withoutWriteThenSyncPassesTheFioTargetsFallBackToAppendsWithTheCaveat() {
+        List<Measurement> journal = List.of(append("segment", "none", 65536, 2e4, 2.1e4, 2.2e4),
+                append("segment", "batch", 65536, 5e3, 5.1e3, 5.2e3));
+        Limit buffered = fio(Fio.JOURNAL_WRITE, 65536, 64L << 20, 1.0e9, 1.1e9, 1.2e9);
+        List<TargetCheck> checks = JournalTargets.check(run(journal, List.of(buffered), List.of()));
+        TargetCheck none = find(checks, "64 KiB records at NONE");
+        assertTrue(none.journal().startsWith("segment ") && none.journal().contains("NONE without it"),
+                none.journal());
+        assertEquals(2.1e4 * 65536 / 1.1e9, none.ratio(), 1e-9);
+        assertEquals(Verdict.HOLDS, none.verdict());
+        assertEquals(Verdict.NOT_MEASURED, find(checks, "BATCH 64 KiB").verdict(), "no fdatasync job in this run");
+    }
+
+    @Test
+    void fioOnADifferentByteCountIsNamed() {
+        Limit buffered = fio(Fio.JOURNAL_WRITE, 65536, 256L << 20, 1.0e9, 1.1e9, 1.2e9);
+        TargetCheck c = find(JournalTargets.check(run(List.of(bulk("segment", "none", 65536, 64L << 20, 2e4, 2.1e4,
+                2.2e4)), List.of(buffered), List.of())), "64 KiB records at NONE");
+        assertTrue(c.comparator().endsWith("on 256 MiB (not the journal's byte count)"), c.comparator());
     }
 
     @Test

@@ -23,7 +23,8 @@ import org.w3c.dom.NodeList;
 
 /**
  * The journal section, rendered from {@code journal/results.json}, written by {@code ./iolab bench --workload
- * journal --profile smoke --runs 3 --record-sizes 64,64k --backends segment,mapped --durability none,batch}.
+ * journal --profile smoke --runs 3 --record-sizes 64,64k --backends segment,mapped --durability none,batch}
+ * (with the write-then-sync passes of segment at both levels and sizes).
  */
 class JournalReportTest {
     static Path sample() throws Exception {
@@ -66,14 +67,28 @@ class JournalReportTest {
         List<Measurement> points = run.results().journal();
         long appends = points.stream().filter(m -> m.bench() == Bench.JOURNAL_APPEND).count();
         assertEquals(appends, rows(table(journal, "journal-appends")));
-        assertEquals(points.size() - appends, rows(table(journal, "journal-replay")));
+        long replays = points.stream().filter(m -> m.bench().replay()).count();
+        assertEquals(replays, rows(table(journal, "journal-replay")));
+        List<Measurement> bulk = points.stream().filter(m -> m.bench() == Bench.JOURNAL_BULK).toList();
+        assertEquals(points.size(), appends + replays + bulk.size(), "three kinds of journal point");
+        Element bulkTable = table(journal, "journal-bulk");
+        assertEquals(bulk.size(), rows(bulkTable));
+        String bulkText = bulkTable.getTextContent();
+        for (Measurement m : bulk) {
+            assertTrue(bulkText.contains(Rates.format(m.byteStats().median(), "B/s")), m.label());
+        }
+        for (var l : run.limits()) {
+            // fio's buffered and fdatasync figures sit beside the passes of the same record size
+            assertTrue(bulkText.contains(Rates.format(l.stats().median(), "B/s")), l.operation() + " " + l.blockSize());
+        }
         assertEquals(JournalTargets.check(run).size(), rows(table(journal, "targets")));
         long fio = run.limits().stream().filter(l -> l.operation().startsWith("journal-")).count();
         assertTrue(fio > 0, "the sample run had fio");
         assertEquals(fio, rows(table(journal, "journal-fio")));
         String text = journal.getTextContent();
         for (Measurement m : points) {
-            assertTrue(text.contains(Rates.format(m.stats().median(), m.unit())), m.label());
+            assertTrue(text.contains(m.bench() == Bench.JOURNAL_BULK ? Rates.format(m.byteStats().median(), "B/s")
+                    : Rates.format(m.stats().median(), m.unit())), m.label());
         }
         assertTrue(text.contains("Chronicle Queue not measured"), "the note says why Chronicle is missing");
         // two backends at 64 B and 64 KiB: the chart is drawn, in this section, not among the charts

@@ -3,6 +3,7 @@ package org.iolab.report.model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -10,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.iolab.IolabException;
 import org.iolab.report.analysis.Compare;
 import org.iolab.report.analysis.Comparison;
 import org.junit.jupiter.api.Test;
@@ -50,6 +52,16 @@ class JournalResultsTest {
                 assertEquals(raw, m.passes(), "appends/s are JMH's ops/s");
                 assertEquals(params.path("durability").asText(), m.durability());
                 assertEquals("appends/s", m.unit());
+            } else if (m.bench() == Bench.JOURNAL_BULK) {
+                long total = Long.parseLong(params.path("totalSize").asText());
+                long records = total / m.bufferSize();
+                assertEquals(records, m.records());
+                assertEquals(records * m.bufferSize(), m.fileSize(), "the payload bytes of a pass");
+                assertEquals(params.path("durability").asText(), m.durability());
+                assertEquals("records/s", m.unit());
+                for (int p = 0; p < raw.size(); p++) {
+                    assertEquals(records / (raw.get(p) / 1000), m.passes().get(p), 1e-6, "records/s from ms/op");
+                }
             } else {
                 assertEquals(Bench.JOURNAL_REPLAY, m.bench());
                 long records = Long.parseLong(params.path("records").asText());
@@ -83,6 +95,34 @@ class JournalResultsTest {
         assertEquals(passes + 1, lines.size());
         assertTrue(lines.stream().anyMatch(l -> l.startsWith(rs.source() + ",journal_append,segment,") && l.endsWith(",batch,0")),
                 lines.toString());
+        // a write-then-sync pass: payload bytes in fileSize, its durability and records per pass
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith(rs.source() + ",journal_bulk,segment,,65536,4194304,")
+                && l.endsWith(",batch,64")), lines.toString());
+    }
+
+    @Test
+    void writeThenSyncPointsAreTheirOwnKindInTheSample() throws Exception {
+        List<Measurement> bulk = ResultSet.load(sample()).journal().stream()
+                .filter(m -> m.bench() == Bench.JOURNAL_BULK).toList();
+        assertEquals(4, bulk.size(), "segment at none and batch, 64 B and 64 KiB");
+        for (Measurement m : bulk) {
+            assertFalse(m.bench().append() || m.bench().replay(), m.label());
+            assertNull(m.cache(), "a write is neither warm nor cold");
+            assertTrue(m.label().startsWith("journal segment write+sync ") && m.label().endsWith(" 4 MiB"), m.label());
+        }
+        assertEquals(4, bulk.stream().map(Measurement::key).distinct().count(), "keys differ by size and durability");
+    }
+
+    @Test
+    void aWriteThenSyncEntryWithoutRecordsNamesTheEntry(@TempDir Path tmp) throws Exception {
+        Path bad = tmp.resolve("results.json");
+        Files.writeString(bad, """
+                [{"benchmark": "org.iolab.bench.JournalBulkBenchmark.pass",
+                  "params": {"backend": "segment", "durability": "none", "recordSize": "0", "totalSize": "64m"},
+                  "primaryMetric": {"scoreUnit": "ms/op", "rawData": [[10.0]]}}]
+                """);
+        IolabException e = assertThrows(IolabException.class, () -> ResultSet.load(bad));
+        assertTrue(e.getMessage().startsWith(bad + ": entry 0 cannot be read: recordSize 0"), e.getMessage());
     }
 
     @Test
