@@ -34,7 +34,6 @@ import org.iolab.IolabException;
 import org.iolab.catalogue.Preallocation;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -71,6 +70,9 @@ class JournalCorruptionProperties {
     /** Header bytes 0..35 are documented and checked; 36..63 are zero today and may become a marker. */
     private static final int CHECKED_HEADER = 36;
     private static final int FRAME_HEADER = 16;
+    /** Where a sealed segment's header holds its seal marker: "SEALEDOK" xor the first sequence. */
+    private static final int SEAL_OFFSET = 40;
+    private static final long SEAL_MAGIC = 0x4B4F44454C414553L;
     private static final ExecutorService CHECKS = Executors.newCachedThreadPool(
             r -> Thread.ofPlatform().daemon().name("journal-corruption-check").unstarted(r));
     /** The system property that reruns one try: its seed, as printed in the try's name (16 hex digits). */
@@ -162,16 +164,13 @@ class JournalCorruptionProperties {
     }
 
     /**
-     * KNOWN BUG (reported to the lead), found by {@link #openAndReadReturnTheValidPrefixOrThrowTheTypedException};
-     * this is its minimal case: the only segment of a journal holds a record but its header is damaged. {@code
-     * Journal.open} throws {@link JournalCorruptedException} naming the file and offset 0, but {@code
-     * Journal.openReadOnly} throws the plain {@link IolabException} "no journal segments in DIR (no valid *.seg
-     * file): open it for writing first" ({@code attach()} takes any bad last header for a segment being created,
-     * even one followed by records). Enable this test once it is fixed, and drop the tolerance in
-     * {@code checkOpen}.
+     * The minimal case of a bug that {@link #openAndReadReturnTheValidPrefixOrThrowTheTypedException} found (fixed
+     * in {@code Journal.attach()}): the only segment of a journal holds a record but its header is damaged. Both
+     * {@code Journal.open} and {@code Journal.openReadOnly} must throw {@link JournalCorruptedException} naming the
+     * file and offset 0 (the read-only open used to throw the plain {@link IolabException} "no journal segments in
+     * DIR (no valid *.seg file): open it for writing first", taking the segment for one being created).
      */
     @Test
-    @Disabled("known bug: Journal.openReadOnly throws a plain IolabException for a damaged only segment with records")
     void aDamagedOnlySegmentWithRecordsIsCorruptionForAReadOnlyOpenToo() {
         inTempDir(tmp -> {
             Built b = Built.create(tmp.resolve("j"), new JournalSpec(Backend.RANDOM_ACCESS_FILE, Preallocation.NONE,
@@ -553,8 +552,9 @@ class JournalCorruptionProperties {
      * @param capacity the capacity (from the header)
      * @param content bytes {@code [0, capacity)} (a missing byte is zero)
      * @param frames its records
+     * @param sealed its header carries the seal marker (every segment but the last of a closed journal)
      */
-    record Segment(Path file, long firstSeq, long capacity, byte[] content, List<Frame> frames) {
+    record Segment(Path file, long firstSeq, long capacity, byte[] content, List<Frame> frames, boolean sealed) {
         long dataEnd() {
             return frames.isEmpty() ? HEADER : frames.getLast().start + align(frames.getLast().length);
         }
@@ -599,7 +599,9 @@ class JournalCorruptionProperties {
                     next++;
                     pos += align(length);
                 }
-                segments.add(new Segment(file, b.getLong(16), capacity, logical(bytes, capacity), frames));
+                long firstSeq = b.getLong(16);
+                boolean sealed = b.getLong(SEAL_OFFSET) == (SEAL_MAGIC ^ firstSeq);
+                segments.add(new Segment(file, firstSeq, capacity, logical(bytes, capacity), frames, sealed));
             }
             assertEquals(spec.records, next, "records in the pristine journal");
             return new Built(dir, spec, segments);
@@ -843,6 +845,15 @@ class JournalCorruptionProperties {
             return new Expect(Kind.NONE, built.records(), null, -1, false);
         }
 
+        /**
+         * @return true when the last segment is the only one or the one before it is sealed: then it is not one
+         *     being created, and records under a bad header in it are corruption for a read-only open too
+         */
+        boolean lastFollowsASeal() {
+            List<Segment> segs = built.segments;
+            return segs.size() == 1 || segs.get(segs.size() - 2).sealed;
+        }
+
         @Override
         public String toString() {
             return description + " [" + built.spec + ", " + built.segments.size() + " segments]";
@@ -906,19 +917,11 @@ class JournalCorruptionProperties {
     }
 
     private static String checkOpen(Built b, Damaged d, Expect x, Outcome o, boolean readOnly) {
-        if (readOnly && x.kind == Kind.LAST_HEADER && b.segments.size() == 1
+        if (readOnly && x.kind == Kind.LAST_HEADER && b.segments.size() == 1 && !d.lastHasData
                 && o.error instanceof IolabException e && !(e instanceof JournalCorruptedException)
                 && e.getMessage().contains("no journal segments")) {
-            if (!d.lastHasData) {
-                // the only segment has a bad header and holds nothing: a journal whose creation was interrupted
-                // (open recreates it), so "no journal segments ... open it for writing first" is right
-                return null;
-            }
-            // KNOWN BUG (reported to the lead, see onlySegmentWithABadHeaderAndRecordsIsCorruptionForAReadOnlyOpen):
-            // the only segment holds records but its header is damaged; openReadOnly throws the plain
-            // IolabException "no journal segments ... open it for writing first" (open would throw
-            // JournalCorruptedException) instead of JournalCorruptedException naming the file and offset 0.
-            // Remove this tolerance once Journal.attach() is fixed.
+            // the only segment has a bad header and holds nothing: a journal whose creation was interrupted
+            // (open recreates it), so "no journal segments ... open it for writing first" is right
             return null;
         }
         assertIntactPrefix(b, d, o);
@@ -926,19 +929,13 @@ class JournalCorruptionProperties {
         String got = o.error == null ? o.records.size() + " records" : o.records.size() + " records, then " + o.error;
         boolean completes = switch (x.kind) {
             case NONE, LAST_TAIL -> true;
-            // a last segment with a bad header: skipped by a read-only open (it may be being created); deleted by
-            // open when it holds nothing else (an interrupted creation), corruption when it holds data
-            case LAST_HEADER -> readOnly || !d.lastHasData;
+            // a last segment with a bad header that holds nothing else is an interrupted creation: deleted by open,
+            // skipped by a read-only open; over data it is corruption, except that a read-only open skips it after
+            // a segment not sealed yet (it may be one being created)
+            case LAST_HEADER -> !d.lastHasData || readOnly && !d.lastFollowsASeal();
             case SEALED -> false;
         };
         if (completes) {
-            if (readOnly && x.kind == Kind.LAST_HEADER && d.lastHasData
-                    && o.error instanceof JournalCorruptedException e && e.file().equals(x.file) && e.offset() == 0
-                    && o.records.isEmpty()) {
-                // also right: a bad last header over records is corruption, not a segment being created (this is
-                // what open does; today a read-only open skips that segment and its records)
-                return null;
-            }
             return o.error == null && o.records.size() == x.kept ? null
                     : what + ": expected exactly " + x.kept + " records, got " + got;
         }
