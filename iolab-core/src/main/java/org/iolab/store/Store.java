@@ -519,6 +519,7 @@ public final class Store implements AutoCloseable {
                         + " writes a slot where the checkpoint has no hole");
             }
             ByteBuffer slot = r.slice(Redo.HEADER, n).order(ByteOrder.LITTLE_ENDIAN);
+            int kv = slot.getInt(16) + Slots.keyLength(slot.getLong(0));
             writeSlot(off, slot, 0, n);
             if (remOff >= 0) {
                 writeFree(remOff, remLen, seq);
@@ -527,7 +528,6 @@ public final class Store implements AutoCloseable {
                 }
             }
             if (logical) {
-                int kv = slot.getInt(16) + Slots.keyLength(slot.getLong(0));
                 if (freedOff >= 0) {
                     int pos = index.find(hash, o -> o == freedOff);
                     if (pos < 0) {
