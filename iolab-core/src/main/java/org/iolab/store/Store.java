@@ -354,14 +354,18 @@ public final class Store implements AutoCloseable {
         return a;
     }
 
+    /**
+     * @return true when no slot was ever written: the file is empty or holds no first slot (a creation that did not
+     *         complete; its header may be torn)
+     */
     private static boolean isBlank(StorageFile f) {
-        long n = Math.min(f.size(), Header.PAGE + Slots.HEADER);
-        if (n == 0) {
+        long size = f.size();
+        if (size < Slots.DATA_START + Slots.HEADER) {
             return true;
         }
-        ByteBuffer b = ByteBuffer.allocate((int) n);
-        f.read(0, b);
-        for (int i = 0; i < n; i++) {
+        ByteBuffer b = ByteBuffer.allocate(Slots.HEADER);
+        f.read(Slots.DATA_START, b);
+        for (int i = 0; i < Slots.HEADER; i++) {
             if (b.get(i) != 0) {
                 return false;
             }
