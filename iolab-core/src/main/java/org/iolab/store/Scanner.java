@@ -34,14 +34,15 @@ final class Scanner {
     /**
      * How the walk treats what it finds.
      *
-     * @param zeroEnds a zero header word ends the data (a crash-recovery walk without a trusted data end)
+     * @param zeroEndsFrom a zero header word at or after this offset ends the data (a crash-recovery walk without a
+     *        trusted data end; {@code Long.MAX_VALUE}: never)
      * @param crashDebris a slot with a bad CRC that a crash explains becomes a hole instead of damage: a FREE header
      *        being rewritten, or a live slot written after the checkpoint ({@code seq > debrisAbove})
      * @param debrisAbove see {@code crashDebris}; also: live slots with a sequence above {@code maxSeq} are debris
      * @param maxSeq live slots with a higher sequence were never acknowledged (lost from the redo log): holes
      * @param resync after damage, search forward (8 bytes at a time) for the next valid slot
      */
-    record Policy(boolean zeroEnds, boolean crashDebris, long debrisAbove, long maxSeq, boolean resync) {
+    record Policy(long zeroEndsFrom, boolean crashDebris, long debrisAbove, long maxSeq, boolean resync) {
     }
 
     private final StorageFile file;
@@ -86,7 +87,7 @@ final class Scanner {
         while (pos + Slots.HEADER <= end) {
             int at = ensure(pos, Slots.HEADER);
             long w0 = buf.getLong(at);
-            if (w0 == 0 && policy.zeroEnds()) {
+            if (w0 == 0 && pos >= policy.zeroEndsFrom()) {
                 return pos;
             }
             long seq = buf.getLong(at + 8);
@@ -143,7 +144,7 @@ final class Scanner {
             for (int i = 0; i < end - pos; i++) {
                 zeros &= buf.get(at + i) == 0;
             }
-            if (!(zeros && policy.zeroEnds()) && !policy.crashDebris()) {
+            if (!(zeros && pos >= policy.zeroEndsFrom()) && !policy.crashDebris()) {
                 sink.damaged(pos, end - pos, (end - pos) + " bytes after the last slot are too few for a slot");
             }
         }
@@ -155,9 +156,6 @@ final class Scanner {
         for (long p = pos; p + Slots.HEADER <= end; p += 8) {
             int at = ensure(p, Slots.HEADER);
             long w0 = buf.getLong(at);
-            if (w0 == 0 && policy.zeroEnds()) {
-                return p;
-            }
             long valueLength = buf.getInt(at + 16) & 0xFFFF_FFFFL;
             if (w0 == 0 || Slots.checkShape(w0, valueLength, p, end) != null) {
                 continue;

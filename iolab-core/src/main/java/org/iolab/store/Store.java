@@ -290,7 +290,7 @@ public final class Store implements AutoCloseable {
                         + " (truncated)");
             }
             if (!loadCheckpoint(h)) {
-                scan(Slots.DATA_START, dataEnd, new Scanner.Policy(false, false, 0, Long.MAX_VALUE, false));
+                scan(Slots.DATA_START, dataEnd, new Scanner.Policy(Long.MAX_VALUE, false, 0, Long.MAX_VALUE, false));
             }
             if (data.size() > dataEnd) {
                 data.truncate(dataEnd);
@@ -314,18 +314,15 @@ public final class Store implements AutoCloseable {
             long end = Math.max(dataEnd, h.dataEnd());
             resetState();
             long found = scan(Slots.DATA_START, Math.min(end, data.size()),
-                    new Scanner.Policy(false, true, h.checkpointSeq(), maxSeq, repairs != null));
+                    new Scanner.Policy(Long.MAX_VALUE, true, h.checkpointSeq(), maxSeq, repairs != null));
             lastSeq = Math.max(lastSeq, maxSeq);
             dataEnd = found;
         } else {
             resetState();
-            long found = scan(Slots.DATA_START, data.size(),
-                    new Scanner.Policy(true, true, h.checkpointSeq(), Long.MAX_VALUE, repairs != null));
-            if (found < h.dataEnd() && repairs == null) {
-                throw new StoreCorruptedException(file, found, "the data ends (a zero header word) before the"
-                        + " checkpointed data end " + h.dataEnd());
-            }
-            dataEnd = found;
+            long end = h.clean() ? Math.min(h.dataEnd(), data.size()) : data.size();
+            dataEnd = scan(Slots.DATA_START, end,
+                    new Scanner.Policy(h.clean() ? Long.MAX_VALUE : h.dataEnd(), true, h.checkpointSeq(),
+                            Long.MAX_VALUE, repairs != null));
         }
         rewriteHoles = true;
         dirtyOnDisk = true;
@@ -572,7 +569,7 @@ public final class Store implements AutoCloseable {
         Ctx ctx = contexts.get();
         long savedEnd = dataEnd;
         dataEnd = end;
-        RebuildSink sink = new RebuildSink(ctx);
+        RebuildSink sink = new RebuildSink(ctx, end);
         long found = scanner.walk(from, end, policy, sink);
         sink.finish(found);
         dataEnd = savedEnd;
@@ -587,9 +584,11 @@ public final class Store implements AutoCloseable {
         private boolean prevLive;
         private long smallOff = -1;
         private long smallLen;
+        private final long end;
 
-        RebuildSink(Ctx ctx) {
+        RebuildSink(Ctx ctx, long end) {
             this.ctx = ctx;
+            this.end = end;
         }
 
         @Override
@@ -658,10 +657,12 @@ public final class Store implements AutoCloseable {
             if (repairs == null) {
                 throw new StoreCorruptedException(file, offset, what);
             }
-            repairs.add(new StoreReport.Problem(file, offset, what + "; " + length + " bytes dropped", false));
-            if (length == 0) {
+            if (length == 0 || offset + length >= end) {
+                // damage up to the end (a cut file): the data ends before it
+                repairs.add(new StoreReport.Problem(file, offset, what + "; the data now ends here", false));
                 return false;
             }
+            repairs.add(new StoreReport.Problem(file, offset, what + "; " + length + " bytes dropped", false));
             if (length >= Slots.HEADER && length <= Slots.MAX_SLOT) {
                 free.add(offset, (int) length);
                 prevOff = offset;
@@ -739,6 +740,8 @@ public final class Store implements AutoCloseable {
         @Override
         public boolean matches(long offset) {
             readSlot(offset);
+            // the CRC first: a damaged key must throw, not read as another key
+            checkCrc(offset);
             return foundKeyLen == keyLen && Slots.equal(buf, Slots.HEADER, keyBuf, keyPos, keyLen);
         }
 
@@ -812,8 +815,6 @@ public final class Store implements AutoCloseable {
             if (pos < 0) {
                 return false;
             }
-            long offset = index.offsetAt(pos);
-            ctx.checkCrc(offset);
             visitor.visit(ctx.buf.slice(Slots.HEADER + ctx.foundKeyLen, ctx.foundValueLen).asReadOnlyBuffer());
             return true;
         } finally {
@@ -864,7 +865,7 @@ public final class Store implements AutoCloseable {
             long[] count = {0};
             boolean anyPending = !pendingSet.isEmpty();
             new Scanner(data).walk(Slots.DATA_START, dataEnd,
-                    new Scanner.Policy(false, false, 0, Long.MAX_VALUE, false), new Scanner.Sink() {
+                    new Scanner.Policy(Long.MAX_VALUE, false, 0, Long.MAX_VALUE, false), new Scanner.Sink() {
                         @Override
                         public void live(long offset, int slotLength, long seq, ByteBuffer b, int at, int k,
                                 int v) {

@@ -66,7 +66,8 @@ final class Verifier {
             long end = clean ? Math.min(h.dataEnd(), size) : size;
             long[] counts = new long[2];
             long found = new Scanner(f).walk(Slots.DATA_START, end,
-                    new Scanner.Policy(!clean, !clean, h.checkpointSeq(), Long.MAX_VALUE, true), new Scanner.Sink() {
+                    new Scanner.Policy(clean ? Long.MAX_VALUE : h.dataEnd(), !clean, h.checkpointSeq(),
+                            Long.MAX_VALUE, true), new Scanner.Sink() {
                         @Override
                         public void live(long offset, int slotLength, long seq, ByteBuffer buf, int at, int k,
                                 int v) {
