@@ -1340,6 +1340,7 @@ public final class Store implements AutoCloseable {
                         b = bigger;
                         ctx.buf = bigger;
                     }
+                    b.limit(b.capacity());
                     for (int p = Slots.HEADER + kv; p < len; p++) {
                         b.put(p, (byte) 0);
                     }
