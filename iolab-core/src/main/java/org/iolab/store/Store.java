@@ -116,7 +116,7 @@ import org.iolab.storage.StorageFile;
  * Keys up to 65,535 bytes, values up to 32 MiB, data files up to 1 TiB, about 120 million records.
  */
 public final class Store implements AutoCloseable {
-    private static final int READ_CHUNK = 512;
+    private static final int READ_CHUNK = 256;
 
     private final Path file;
     private final Path walDir;
@@ -326,7 +326,7 @@ public final class Store implements AutoCloseable {
         }
         rewriteHoles = true;
         dirtyOnDisk = true;
-        checkpoint(false);
+        checkpoint();
         startLog();
     }
 
@@ -383,20 +383,12 @@ public final class Store implements AutoCloseable {
         startLog();
     }
 
-    /** Opens an empty redo log (records the checkpoint covers are deleted first); at NONE, deletes it. */
+    /**
+     * After an open: deletes what is left of the redo log (records the checkpoint covers). The redo log itself is
+     * opened by the first write ({@link #markDirty()}), so an open that only reads creates nothing.
+     */
     private void startLog() {
-        if (redo) {
-            Journal j = Journal.open(walDir, options.journalOptions());
-            if (j.nextSequence() != 0) {
-                j.close();
-                deleteSegments();
-                j = Journal.open(walDir, options.journalOptions());
-            }
-            log = new Log(j, lastSeq + 1);
-            redoBytes = 0;
-        } else {
-            deleteSegments();
-        }
+        deleteSegments();
     }
 
     /** @return whether FILE.idx was valid and is now the state */
@@ -486,7 +478,9 @@ public final class Store implements AutoCloseable {
                 throw IolabException.io("delete redo segment", p, e);
             }
         }
-        syncDirectory(walDir.resolve("x"));
+        if (!segs.isEmpty()) {
+            syncDirectory(walDir.resolve("x"));
+        }
     }
 
     /**
@@ -752,7 +746,7 @@ public final class Store implements AutoCloseable {
                 throw new StoreCorruptedException(file, offset, "the index points outside the data (end " + dataEnd
                         + ")");
             }
-            int n = (int) Math.min(Math.max(READ_CHUNK, buf.capacity()), avail);
+            int n = (int) Math.min(READ_CHUNK, avail);
             data.read(offset, buf.clear().limit(n));
             long w0 = buf.getLong(0);
             long v = buf.getInt(16) & 0xFFFF_FFFFL;
@@ -1142,6 +1136,10 @@ public final class Store implements AutoCloseable {
 
     private void markDirty() {
         if (!dirtyOnDisk) {
+            if (redo && log == null) {
+                log = new Log(Journal.open(walDir, options.journalOptions()), lastSeq + 1);
+                redoBytes = 0;
+            }
             Header h = header.next(header.checkpointSeq(), header.dataEnd(), false, redo);
             writeHeader(h);
             if (redo) {
@@ -1154,15 +1152,15 @@ public final class Store implements AutoCloseable {
 
     private void maybeCheckpoint() {
         if (redo && redoBytes >= options.redoLimit()) {
-            checkpoint(true);
+            checkpoint();
         }
     }
 
     /**
-     * Writer lock held (or constructing). Makes the data file and FILE.idx the state, then empties the redo log
-     * (and with {@code reopenLog} starts a new one).
+     * Writer lock held (or constructing). Makes the data file and FILE.idx the state, then deletes the redo log
+     * (the next write starts a new one).
      */
-    private void checkpoint(boolean reopenLog) {
+    private void checkpoint() {
         Log l = log;
         if (l != null) {
             l.journal().sync();
@@ -1202,9 +1200,6 @@ public final class Store implements AutoCloseable {
             l.journal().close();
             deleteSegments();
             redoBytes = 0;
-            if (reopenLog) {
-                log = new Log(Journal.open(walDir, options.journalOptions()), lastSeq + 1);
-            }
         }
     }
 
@@ -1219,10 +1214,11 @@ public final class Store implements AutoCloseable {
         try {
             checkWritable();
             try {
-                if (redo) {
-                    log.journal().sync();
-                } else {
-                    checkpoint(true);
+                Log l = log;
+                if (!redo) {
+                    checkpoint();
+                } else if (l != null) {
+                    l.journal().sync();
                 }
             } catch (RuntimeException | Error e) {
                 fail(e);
@@ -1263,6 +1259,10 @@ public final class Store implements AutoCloseable {
                 return;
             }
             Log l = log;
+            if (l == null) {
+                // a checkpoint just covered it
+                continue;
+            }
             try {
                 l.journal().awaitDurable(seq - l.base());
                 return;
@@ -1300,7 +1300,7 @@ public final class Store implements AutoCloseable {
     }
 
     private CompactResult doCompact(long t0) {
-        checkpoint(true);
+        checkpoint();
         long before = data.size();
         Path tmp = file.resolveSibling(file.getFileName() + ".compact");
         try {
@@ -1466,7 +1466,7 @@ public final class Store implements AutoCloseable {
             }
             try {
                 if (failure == null) {
-                    checkpoint(false);
+                    checkpoint();
                 }
             } finally {
                 long stamp = rw.writeLock();
