@@ -265,6 +265,12 @@ public final class Store implements AutoCloseable {
     // ---------------------------------------------------------------- recovery
 
     private void recover() {
+        try {
+            // a compaction that did not reach its rename: the data file is still the old one, complete
+            Files.deleteIfExists(file.resolveSibling(file.getFileName() + ".compact"));
+        } catch (IOException e) {
+            throw IolabException.io("delete the unfinished compaction file of", file, e);
+        }
         Header h = readHeader(data);
         if (h == null) {
             if (isBlank(data)) {
