@@ -106,6 +106,15 @@ import org.iolab.storage.StorageFile;
  * replays every redo record after it (slot bytes at their offsets, frees), rewrites the holes' headers, cuts the
  * file at the data end and checkpoints; at NONE it scans the data file instead.
  *
+ * <h2>What the format assumes</h2>
+ * Nothing about sector atomicity: a torn header write leaves the other header copy; a torn or lost slot write
+ * after a checkpoint is either redone from the redo log or was never acknowledged (its CRC fails, or its sequence
+ * is above the last logged one, or its hole is rewritten from the index checkpoint). A process crash is assumed
+ * to keep every completed write in the page cache, in order, and to cut a write only between aligned 8-byte words
+ * (the first header word is always written whole). Damage that none of this explains — a failed CRC or an
+ * impossible length in checkpointed data, an index entry pointing to no record — throws
+ * {@link StoreCorruptedException} naming the file and the offset.
+ *
  * <h2>Concurrency</h2>
  * One writer per file: {@link #open} takes an exclusive lock on {@code FILE.lock}; a second writer, in this process
  * or another, gets {@link StoreLockedException}. Writes ({@code put}, {@code delete}, {@code sync},
