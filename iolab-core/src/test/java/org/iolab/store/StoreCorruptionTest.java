@@ -1,0 +1,236 @@
+package org.iolab.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import org.iolab.storage.Backend;
+import org.iolab.storage.Durability;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Damage no crash explains — flipped bits, garbage lengths, truncation, in the data file and in the checkpoint:
+ * every outcome is a correct value or a {@link StoreCorruptedException} naming the file and the offset; never a
+ * wrong value, an out-of-memory error or a hang; {@code repair} keeps every undamaged record.
+ */
+@Timeout(120)
+class StoreCorruptionTest {
+    private static final int RECORDS = 150;
+
+    @TempDir
+    Path tmp;
+
+    private Map<String, byte[]> build(Path file, Backend backend) {
+        Map<String, byte[]> expected = new HashMap<>();
+        try (Store s = Store.open(file, StoreOptions.defaults().withBackend(backend).withDurability(Durability.NONE))) {
+            for (int i = 0; i < RECORDS; i++) {
+                byte[] v = StoreContractTest.value(i, 1 + i * 7 % 500);
+                s.put(("key" + i).getBytes(StandardCharsets.UTF_8), v);
+                expected.put("key" + i, v);
+            }
+            for (int i = 0; i < RECORDS; i += 10) {
+                s.delete(("key" + i).getBytes(StandardCharsets.UTF_8));
+                expected.remove("key" + i);
+            }
+        }
+        return expected;
+    }
+
+    private static void flip(Path file, long offset, int bit) throws IOException {
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(offset);
+            int b = raf.read();
+            raf.seek(offset);
+            raf.write(b ^ (1 << bit));
+        }
+    }
+
+    private static void writeLong(Path file, long offset, long value) throws IOException {
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(offset);
+            raf.write(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(value).array());
+        }
+    }
+
+    /** Every read either returns the right value (or null for an absent key) or throws a located exception. */
+    private static void readEverything(Store s, Path file, Map<String, byte[]> expected) {
+        for (int i = 0; i < RECORDS; i++) {
+            String key = "key" + i;
+            try {
+                byte[] v = s.get(key.getBytes(StandardCharsets.UTF_8));
+                if (v != null) {
+                    assertArrayEquals(expected.get(key), v, "a wrong value for " + key);
+                } else {
+                    assertFalse(expected.containsKey(key) && s.contains(key.getBytes(StandardCharsets.UTF_8)));
+                }
+            } catch (StoreCorruptedException e) {
+                assertLocated(e, file);
+            }
+        }
+        try {
+            s.scan((k, v) -> {
+                byte[] kb = new byte[k.remaining()];
+                k.get(kb);
+                byte[] vb = new byte[v.remaining()];
+                v.get(vb);
+                byte[] want = expected.get(new String(kb, StandardCharsets.UTF_8));
+                assertNotNull(want, "scan returned a key that was never live");
+                assertArrayEquals(want, vb, "scan returned a wrong value");
+            });
+        } catch (StoreCorruptedException e) {
+            assertLocated(e, file);
+        }
+    }
+
+    private static void assertLocated(StoreCorruptedException e, Path file) {
+        assertTrue(e.getMessage().contains(file.getFileName().toString()), e.getMessage());
+        assertTrue(e.getMessage().contains("offset " + e.offset()), e.getMessage());
+        assertTrue(e.offset() >= 0);
+    }
+
+    /** After a repair the store opens, verifies clean, and every record it returns is right. */
+    private static void repairKeepsTheRest(Path file, Map<String, byte[]> expected, int minimumKept) {
+        StoreReport repaired = Store.repair(file);
+        StoreReport after = Store.verify(file);
+        assertTrue(after.ok(), "after repair: " + after + " (repair found " + repaired + ")");
+        try (Store s = Store.open(file, StoreOptions.defaults())) {
+            long[] kept = {0};
+            s.scan((k, v) -> {
+                byte[] kb = new byte[k.remaining()];
+                k.get(kb);
+                byte[] vb = new byte[v.remaining()];
+                v.get(vb);
+                byte[] want = expected.get(new String(kb, StandardCharsets.UTF_8));
+                assertNotNull(want, "repair resurrected a deleted or unknown key");
+                assertArrayEquals(want, vb);
+                kept[0]++;
+            });
+            assertTrue(kept[0] >= minimumKept, "repair kept " + kept[0] + " of " + expected.size() + ": " + repaired);
+            assertEquals(kept[0], s.size());
+        }
+    }
+
+    @Test
+    void flippedBitsInTheDataAreFoundNeverReturnedAndRepairDropsOnlyTheDamagedRecord() throws IOException {
+        for (int trial = 0; trial < 40; trial++) {
+            Random rnd = new Random(trial);
+            Backend backend = Backend.values()[trial % Backend.values().length];
+            Path file = tmp.resolve("flip" + trial + ".store");
+            Map<String, byte[]> expected = build(file, backend);
+            long size = Files.size(file);
+            long at = Slots.DATA_START + (long) (rnd.nextDouble() * (size - Slots.DATA_START));
+            flip(file, at, rnd.nextInt(8));
+            if (trial % 2 == 0) {
+                Files.delete(IndexFile.of(file));
+            }
+            try (Store s = Store.open(file, StoreOptions.defaults().withBackend(backend))) {
+                readEverything(s, file, expected);
+            } catch (StoreCorruptedException e) {
+                assertLocated(e, file);
+                assertTrue(Math.abs(e.offset() - at) < 40_000, e.offset() + " vs " + at);
+            }
+            StoreReport report = Store.verify(file);
+            repairKeepsTheRest(file, expected, expected.size() - (report.ok() ? 0 : 2));
+        }
+    }
+
+    @Test
+    void garbageLengthsCauseNoLargeAllocationNoHangAndAreLocated() throws IOException {
+        long[] garbage = {-1L, 0x7FFF_FFF8L, 0xFFFF_FFF8L | (1L << 32), 1L << 62, 8, 24 | (1L << 32),
+            (1L << 48) | (Slots.MAX_SLOT & ~7L) | (1L << 32), 0};
+        for (int trial = 0; trial < garbage.length * 2; trial++) {
+            Path file = tmp.resolve("len" + trial + ".store");
+            Map<String, byte[]> expected = build(file, Backend.values()[trial % Backend.values().length]);
+            long at = Slots.DATA_START;
+            if (trial >= garbage.length) {
+                // some later slot: walk a few slot lengths
+                try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r")) {
+                    for (int i = 0; i < trial; i++) {
+                        raf.seek(at);
+                        at += Integer.reverseBytes(raf.readInt()) & 0xFFFF_FFFFL;
+                    }
+                }
+            }
+            writeLong(file, at, garbage[trial % garbage.length]);
+            Files.delete(IndexFile.of(file));
+            StoreCorruptedException e = assertThrows(StoreCorruptedException.class,
+                    () -> Store.open(file, StoreOptions.defaults()).close());
+            assertLocated(e, file);
+            assertEquals(at, e.offset(), e.getMessage());
+            StoreReport report = Store.verify(file);
+            assertFalse(report.ok());
+            assertEquals(at, report.problems().stream().filter(p -> !p.recoverable()).findFirst().orElseThrow()
+                    .offset(), report.toString());
+            repairKeepsTheRest(file, expected, expected.size() - 3);
+        }
+    }
+
+    @Test
+    void aDamagedCheckpointIsIgnoredAndTheIndexRebuiltByAScan() throws IOException {
+        for (int trial = 0; trial < 30; trial++) {
+            Random rnd = new Random(100 + trial);
+            Path file = tmp.resolve("idx" + trial + ".store");
+            Map<String, byte[]> expected = build(file, Backend.values()[trial % Backend.values().length]);
+            Path idx = IndexFile.of(file);
+            long size = Files.size(idx);
+            switch (trial % 3) {
+                case 0 -> flip(idx, (long) (rnd.nextDouble() * size), rnd.nextInt(8));
+                case 1 -> writeLong(idx, 40 + 8 * rnd.nextInt(4), rnd.nextLong());
+                default -> {
+                    try (RandomAccessFile raf = new RandomAccessFile(idx.toFile(), "rw")) {
+                        raf.setLength(rnd.nextInt((int) size));
+                    }
+                }
+            }
+            StoreReport report = Store.verify(file);
+            assertTrue(report.ok(), report.toString());
+            assertFalse(report.problems().isEmpty(), "verify did not mention the damaged checkpoint");
+            try (Store s = Store.open(file, StoreOptions.defaults())) {
+                assertEquals(expected.size(), s.size());
+                readEverything(s, file, expected);
+                for (Map.Entry<String, byte[]> e : expected.entrySet()) {
+                    assertArrayEquals(e.getValue(), s.get(e.getKey().getBytes(StandardCharsets.UTF_8)));
+                }
+            }
+        }
+    }
+
+    @Test
+    void aTruncatedDataFileOrADamagedHeaderIsReportedWithItsOffset() throws IOException {
+        for (int trial = 0; trial < 20; trial++) {
+            Random rnd = new Random(200 + trial);
+            Path file = tmp.resolve("cut" + trial + ".store");
+            Map<String, byte[]> expected = build(file, Backend.values()[trial % Backend.values().length]);
+            long size = Files.size(file);
+            if (trial % 2 == 0) {
+                try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+                    raf.setLength(Slots.DATA_START + 24 + rnd.nextInt((int) (size - Slots.DATA_START - 24)));
+                }
+            } else {
+                // both header copies
+                flip(file, rnd.nextInt(Header.SIZE), rnd.nextInt(8));
+                flip(file, Header.COPY_B + rnd.nextInt(Header.SIZE), rnd.nextInt(8));
+            }
+            StoreCorruptedException e = assertThrows(StoreCorruptedException.class,
+                    () -> Store.open(file, StoreOptions.defaults()).close());
+            assertLocated(e, file);
+            assertFalse(Store.verify(file).ok());
+            repairKeepsTheRest(file, expected, trial % 2 == 0 ? 1 : expected.size());
+        }
+    }
+}
