@@ -44,6 +44,7 @@ public final class FaultyStorage implements StorageFile {
     private boolean dead;
     private long countdown = -1;
     private Random countdownRandom;
+    private boolean processCrash;
 
     /** @param disk the real file the synced state lives in; this object owns and closes it */
     public FaultyStorage(StorageFile disk) {
@@ -186,6 +187,36 @@ public final class FaultyStorage implements StorageFile {
         return lost;
     }
 
+    /**
+     * Makes the process die by itself (kill -9) instead of the power: the {@code operations}-th write, truncate or
+     * force from now ends the process. Every earlier operation reaches the disk in order (the page cache survives
+     * a process), the dying write only as a prefix of whole 8-byte words (a process can die inside a copy, not
+     * inside an aligned 8-byte store), and the file is dead from then on.
+     *
+     * @param operations how many operations to allow, 1 or more (the last one is cut)
+     * @param rnd the randomness for the cut
+     */
+    public synchronized void armProcessCrash(long operations, Random rnd) {
+        armPowerOff(operations, rnd);
+        processCrash = true;
+    }
+
+    private void crashProcess(boolean cutLast) {
+        Op last = !cutLast || unsynced.isEmpty() ? null : unsynced.removeLast();
+        for (Op op : unsynced) {
+            apply(op);
+        }
+        unsynced.clear();
+        if (last instanceof Write w) {
+            int prefix = countdownRandom.nextInt(w.bytes().length / 8 + 1) * 8;
+            disk.write(w.position(), ByteBuffer.wrap(w.bytes(), 0, Math.min(prefix, w.bytes().length)));
+        } else if (last != null) {
+            apply(last);
+        }
+        dead = true;
+        disk.close();
+    }
+
     /** @return whether power has gone */
     public synchronized boolean isDead() {
         return dead;
@@ -219,6 +250,10 @@ public final class FaultyStorage implements StorageFile {
 
     private void tick(String what) {
         if (countdown > 0 && --countdown == 0) {
+            if (processCrash) {
+                crashProcess(!what.equals("force"));
+                throw new IolabException("process killed during " + what + " on " + path() + " (simulated)");
+            }
             powerOff(countdownRandom);
             throw new IolabException("power lost during " + what + " on " + path() + " (simulated)");
         }

@@ -1,0 +1,12 @@
+package org.iolab.store;
+
+/**
+ * What {@link Store#compact()} did.
+ *
+ * @param records the live records copied
+ * @param sizeBefore the data file's size before
+ * @param sizeAfter the data file's size after
+ * @param nanos how long it took
+ */
+public record CompactResult(long records, long sizeBefore, long sizeAfter, long nanos) {
+}

@@ -1,0 +1,64 @@
+package org.iolab.store;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.zip.CRC32C;
+
+/**
+ * One of the two header copies of a data file (see {@link Store}).
+ *
+ * @param generation increases with every header write; the valid copy with the higher one wins
+ * @param checkpointSeq the last sequence the checkpoint covers
+ * @param dataEnd the end of the data at the checkpoint
+ * @param clean true when the file and {@code FILE.idx} match the checkpoint exactly (no change since)
+ * @param incarnation a random number chosen when the file is created or compacted; the index file names it
+ * @param redoFlag the writer that changed the file since the checkpoint logs to a redo log
+ */
+record Header(long generation, long checkpointSeq, long dataEnd, boolean clean, long incarnation, boolean redoFlag) {
+    /** "IOLABSTO" as a little-endian long. */
+    static final long MAGIC = 0x4F545342414C4F49L;
+    static final int VERSION = 1;
+    static final int SIZE = 64;
+    static final int COPY_A = 0;
+    static final int COPY_B = 512;
+    static final int PAGE = 4096;
+
+    /** @return where this header's copy goes (alternating by generation) */
+    int position() {
+        return generation % 2 == 0 ? COPY_A : COPY_B;
+    }
+
+    ByteBuffer encode() {
+        ByteBuffer b = ByteBuffer.allocate(SIZE).order(ByteOrder.LITTLE_ENDIAN);
+        b.putLong(0, MAGIC).putInt(8, VERSION).putInt(12, (clean ? 1 : 0) | (redoFlag ? 2 : 0)).putLong(16, generation)
+                .putLong(24, checkpointSeq).putLong(32, dataEnd).putLong(40, incarnation);
+        CRC32C crc = new CRC32C();
+        crc.update(b.slice(0, 56));
+        b.putInt(56, (int) crc.getValue());
+        return b;
+    }
+
+    /**
+     * @param page the header page (at least {@code at + 64} bytes)
+     * @param at {@link #COPY_A} or {@link #COPY_B}
+     * @return the copy, or null when it is not a valid header
+     */
+    static Header decode(ByteBuffer page, int at) {
+        ByteBuffer b = page.slice(at, SIZE).order(ByteOrder.LITTLE_ENDIAN);
+        CRC32C crc = new CRC32C();
+        crc.update(b.slice(0, 56));
+        if (b.getLong(0) != MAGIC || b.getInt(8) != VERSION || b.getInt(56) != (int) crc.getValue()) {
+            return null;
+        }
+        long dataEnd = b.getLong(32);
+        if (dataEnd < Slots.DATA_START || dataEnd % 8 != 0 || dataEnd > Slots.MAX_FILE || b.getLong(24) < 0) {
+            return null;
+        }
+        return new Header(b.getLong(16), b.getLong(24), dataEnd, (b.getInt(12) & 1) != 0, b.getLong(40),
+                (b.getInt(12) & 2) != 0);
+    }
+
+    Header next(long cpSeq, long end, boolean isClean, boolean redo) {
+        return new Header(generation + 1, cpSeq, end, isClean, incarnation, redo);
+    }
+}

@@ -1,0 +1,178 @@
+package org.iolab.store;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.zip.CRC32C;
+import org.iolab.storage.StorageFile;
+
+/**
+ * Walks the slots of a data file front to back in large chunks: header words checked against the data end
+ * before anything is read or allocated, every slot's CRC checked.
+ */
+final class Scanner {
+    private static final int CHUNK = 1 << 20;
+
+    /** What the walk found, slot by slot. */
+    interface Sink {
+        /**
+         * A valid live slot. {@code b} holds it at {@code at}, valid during the call.
+         */
+        void live(long offset, int slotLength, long seq, ByteBuffer b, int at, int keyLength, int valueLength);
+
+        /** A valid hole, or debris treated as one ({@code seq} -1: never acknowledged, or torn). */
+        void free(long offset, int slotLength, long seq);
+
+        /**
+         * A damaged region: {@code [offset, offset + length)} holds no valid slot.
+         *
+         * @return true to go on after it (verify, repair), false to stop the walk
+         */
+        boolean damaged(long offset, long length, String what);
+    }
+
+    /**
+     * How the walk treats what it finds.
+     *
+     * @param zeroEnds a zero header word ends the data (a crash-recovery walk without a trusted data end)
+     * @param crashDebris a slot with a bad CRC that a crash explains becomes a hole instead of damage: a FREE header
+     *        being rewritten, or a live slot written after the checkpoint ({@code seq > debrisAbove})
+     * @param debrisAbove see {@code crashDebris}; also: live slots with a sequence above {@code maxSeq} are debris
+     * @param maxSeq live slots with a higher sequence were never acknowledged (lost from the redo log): holes
+     * @param resync after damage, search forward (8 bytes at a time) for the next valid slot
+     */
+    record Policy(boolean zeroEnds, boolean crashDebris, long debrisAbove, long maxSeq, boolean resync) {
+    }
+
+    private final StorageFile file;
+    private final Path path;
+    private final CRC32C crc = new CRC32C();
+    private ByteBuffer buf = ByteBuffer.allocateDirect(CHUNK).order(ByteOrder.LITTLE_ENDIAN);
+    private long bufStart;
+    private int bufLength;
+    private long limit;
+
+    Scanner(StorageFile file) {
+        this.file = file;
+        this.path = file.path();
+    }
+
+    /** Makes {@code [pos, pos + n)} available in {@link #buf}; returns its index there. */
+    private int ensure(long pos, int n) {
+        if (pos >= bufStart && pos + n <= bufStart + bufLength) {
+            return (int) (pos - bufStart);
+        }
+        if (n > buf.capacity()) {
+            buf = ByteBuffer.allocateDirect(Slots.align(n)).order(ByteOrder.LITTLE_ENDIAN);
+        }
+        int len = (int) Math.min(buf.capacity(), limit - pos);
+        file.read(pos, buf.clear().limit(len));
+        bufStart = pos;
+        bufLength = len;
+        return 0;
+    }
+
+    /**
+     * Walks {@code [from, limit)}.
+     *
+     * @return where the data ends: {@code limit}, or the offset of a zero header word with {@link Policy#zeroEnds},
+     *         or the offset of damage the sink stopped at
+     */
+    long walk(long from, long end, Policy policy, Sink sink) {
+        this.limit = end;
+        bufStart = 0;
+        bufLength = 0;
+        long pos = from;
+        while (pos + Slots.HEADER <= end) {
+            int at = ensure(pos, Slots.HEADER);
+            long w0 = buf.getLong(at);
+            if (w0 == 0 && policy.zeroEnds()) {
+                return pos;
+            }
+            long seq = buf.getLong(at + 8);
+            long valueLength = buf.getInt(at + 16) & 0xFFFF_FFFFL;
+            if (policy.crashDebris() && Slots.type(w0) == Slots.FREE) {
+                // a crash inside a free-header write or a slot write into this hole: the first word (written
+                // whole) says where the hole ends; the rest is checked by the CRC
+                valueLength = 0;
+            }
+            String shape = Slots.checkShape(w0, valueLength, pos, end);
+            if (shape != null) {
+                if (!policy.resync()) {
+                    sink.damaged(pos, 0, shape);
+                    return pos;
+                }
+                long next = resync(pos + 8, end, policy);
+                if (!sink.damaged(pos, next - pos, shape)) {
+                    return pos;
+                }
+                pos = next;
+                continue;
+            }
+            int length = (int) Slots.slotLength(w0);
+            int type = Slots.type(w0);
+            int k = Slots.keyLength(w0);
+            int v = (int) valueLength;
+            at = ensure(pos, type == Slots.LIVE ? Slots.HEADER + k + v : Slots.HEADER);
+            boolean crcOk = buf.getInt(at + 20) == Slots.crc(crc, buf, at, type == Slots.LIVE ? k + v : 0);
+            if (crcOk && type == Slots.LIVE && seq <= policy.maxSeq()) {
+                sink.live(pos, length, seq, buf, at, k, v);
+            } else if (crcOk && type == Slots.FREE) {
+                sink.free(pos, length, seq);
+            } else if (crcOk || (policy.crashDebris() && (type == Slots.FREE || seq > policy.debrisAbove()))) {
+                sink.free(pos, length, -1);
+            } else {
+                String what = (type == Slots.LIVE ? "record" : "free slot") + " of " + length
+                        + " bytes fails its CRC check";
+                if (!policy.resync()) {
+                    sink.damaged(pos, length, what);
+                    return pos;
+                }
+                long next = resync(pos + 8, end, policy);
+                if (!sink.damaged(pos, next - pos, what)) {
+                    return pos;
+                }
+                pos = next;
+                continue;
+            }
+            pos += length;
+        }
+        if (pos < end) {
+            int at = ensure(pos, (int) (end - pos));
+            boolean zeros = true;
+            for (int i = 0; i < end - pos; i++) {
+                zeros &= buf.get(at + i) == 0;
+            }
+            if (!(zeros && policy.zeroEnds()) && !policy.crashDebris()) {
+                sink.damaged(pos, end - pos, (end - pos) + " bytes after the last slot are too few for a slot");
+            }
+        }
+        return pos;
+    }
+
+    /** @return the next offset from {@code pos} (8-aligned) where a valid slot starts, or {@code end} */
+    private long resync(long pos, long end, Policy policy) {
+        for (long p = pos; p + Slots.HEADER <= end; p += 8) {
+            int at = ensure(p, Slots.HEADER);
+            long w0 = buf.getLong(at);
+            if (w0 == 0 && policy.zeroEnds()) {
+                return p;
+            }
+            long valueLength = buf.getInt(at + 16) & 0xFFFF_FFFFL;
+            if (w0 == 0 || Slots.checkShape(w0, valueLength, p, end) != null) {
+                continue;
+            }
+            int type = Slots.type(w0);
+            int kv = type == Slots.LIVE ? Slots.keyLength(w0) + (int) valueLength : 0;
+            at = ensure(p, Slots.HEADER + kv);
+            if (buf.getInt(at + 20) == Slots.crc(crc, buf, at, kv)) {
+                return p;
+            }
+        }
+        return end;
+    }
+
+    Path path() {
+        return path;
+    }
+}

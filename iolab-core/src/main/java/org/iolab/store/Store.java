@@ -1,0 +1,1564 @@
+package org.iolab.store;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.StampedLock;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+import org.iolab.IolabException;
+import org.iolab.journal.Journal;
+import org.iolab.storage.Backend;
+import org.iolab.storage.Durability;
+import org.iolab.storage.StorageFile;
+
+/**
+ * A crash-safe keyed record store in one file: Bruno's design (a record header, an in-memory index, delete by
+ * marking a record free, a free-space index that reuses holes by exact fit or by splitting, a front-to-back
+ * scan) made safe by CRCs, sequences, write ordering and a redo log.
+ *
+ * <h2>Files</h2>
+ * {@code FILE} the data, {@code FILE.lock} the writer's lock, {@code FILE.idx} the index checkpoint,
+ * {@code FILE.wal/} the redo log (an {@link Journal}; {@link Durability#BATCH} and {@link Durability#ALWAYS} only),
+ * {@code FILE.compact} a compaction in progress. All integers are little-endian.
+ *
+ * <h2>Data file</h2>
+ * A 4 KiB header page holds two header copies, A at offset 0 and B at 512; each header write goes to the copy
+ * its generation selects (even: A, odd: B), alternating, so a torn header write never loses the previous one;
+ * the valid copy with the higher generation wins:
+ * <pre>
+ * offset  size  field
+ *      0     8  magic "IOLABSTO"
+ *      8     4  version (1)
+ *     12     4  flags: bit 0 clean (file and FILE.idx are exactly the checkpoint), bit 1 redo log in use
+ *     16     8  generation
+ *     24     8  checkpoint sequence (the last operation the checkpoint covers)
+ *     32     8  data end at the checkpoint
+ *     40     8  incarnation (random; new on creation and compaction; FILE.idx names it)
+ *     48     8  zero
+ *     56     4  CRC32C of bytes 0..55
+ *     60     4  zero
+ * </pre>
+ * Slots follow from offset 4096 to the data end, each 8-byte aligned, back to back:
+ * <pre>
+ * offset  size  field
+ *      0     4  slot length (a multiple of 8, header and padding included)
+ *      4     1  type: 1 live record, 2 free (a hole)
+ *      5     1  zero
+ *      6     2  key length k (0 in a hole)
+ *      8     8  sequence of the operation that wrote it (the freeing operation's, in a hole)
+ *     16     4  value length v (0 in a hole)
+ *     20     4  CRC32C of bytes 0..19 and the key and value
+ *     24     k  key
+ *   24+k     v  value
+ * 24+k+v     p  padding to the slot length (zeros when written)
+ * </pre>
+ * A slot is written body first and its first word last, so a process crash mid-write leaves the old hole's
+ * header in place; a split writes the remainder's free header first. Every length is checked against the data
+ * end before it is used: a garbage length cannot cause a large allocation, a hang or an out-of-bounds read.
+ *
+ * <h2>Index checkpoint {@code FILE.idx}</h2>
+ * <pre>
+ *      0     8  magic "IOLABIDX"      8  4  version (1)      12  4  zero
+ *     16     8  incarnation           24  8  checkpoint sequence     32  8  data end
+ *     40     8  table length T        48  8  entries         56  8  holes H
+ *     64     8  live key+value bytes  72  8  stored slot bytes
+ *     80   8*T  the hash table ({@code KeyIndex}: fingerprint &lt;&lt; 37 | offset / 8, 0 = empty)
+ *      .  16*H  the holes: offset, length
+ *      .     4  CRC32C of everything before;  4 zero
+ * </pre>
+ * Written to {@code FILE.idx.tmp}, synced, renamed, directory synced. An open uses it only when its CRC matches
+ * and it names the header's incarnation, checkpoint sequence and data end; otherwise the index is rebuilt by a
+ * scan of the data file (highest sequence wins when two copies of a key survived).
+ *
+ * <h2>Durability</h2>
+ * <ul>
+ *   <li>{@link Durability#NONE}: no redo log; writes go straight to the data file (page cache); a freed slot gets
+ *       its free header at once. Survives a process crash (kill -9): the page cache keeps program order, and the
+ *       header-word-last order leaves each slot old or new. After an OS crash or power loss: no guarantee ({@code
+ *       open} may report damage; {@link #repair} drops it). {@link #sync()} fsyncs and checkpoints;
+ *       {@link #durableSequence()} is the last checkpoint's sequence.</li>
+ *   <li>{@link Durability#BATCH} and {@link Durability#ALWAYS}: every operation is first appended to the redo log
+ *       {@code FILE.wal} (group commit with the batch thresholds, or a sync per operation), one record per
+ *       operation holding its slot bytes, offsets and the slot it frees; then the data file is written (page
+ *       cache, never synced between checkpoints). A freed slot (old copy of an updated key, deleted record) is
+ *       reused, and marked free on disk, only once its operation is durable in the redo log; a put that finds no
+ *       hole while frees wait syncs the log first. Every operation with a sequence at or below
+ *       {@link #durableSequence()} survives an OS crash and a power loss (if the device honours flushes).</li>
+ * </ul>
+ * A checkpoint (on close, {@link #sync()} at NONE, when the redo log passes {@link StoreOptions#redoLimit()}, after
+ * {@link #compact()}) writes the free headers of the holes, fsyncs the data file, writes {@code FILE.idx}, writes
+ * the header (clean) and empties the redo log. Recovery (an open after an unclean stop) loads the checkpoint,
+ * replays every redo record after it (slot bytes at their offsets, frees), rewrites the holes' headers, cuts the
+ * file at the data end and checkpoints; at NONE it scans the data file instead.
+ *
+ * <h2>Concurrency</h2>
+ * One writer per file: {@link #open} takes an exclusive lock on {@code FILE.lock}; a second writer, in this process
+ * or another, gets {@link StoreLockedException}. Writes ({@code put}, {@code delete}, {@code sync},
+ * {@code compact}) are serialized; any number of threads may {@code get}, {@code contains} and {@code scan}
+ * concurrently with them (a read lock held during the read and the visitor call).
+ *
+ * <h2>Limits</h2>
+ * Keys up to 65,535 bytes, values up to 32 MiB, data files up to 1 TiB, about 120 million records.
+ */
+public final class Store implements AutoCloseable {
+    private static final int READ_CHUNK = 512;
+
+    private final Path file;
+    private final Path walDir;
+    private final StoreOptions options;
+    private final boolean redo;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    private final ReentrantLock writer = new ReentrantLock();
+    private final StampedLock rw = new StampedLock();
+    private final ThreadLocal<Ctx> contexts = ThreadLocal.withInitial(Ctx::new);
+    private final CRC32C wcrc = new CRC32C();
+    private final int[] holeLength = new int[1];
+    private final FreeSpace free = new FreeSpace();
+    private final ArrayDeque<long[]> pending = new ArrayDeque<>();
+    private final HashSet<Long> pendingSet = new HashSet<>();
+    /** Problems found and dropped while repairing; null: damage throws. */
+    private final List<StoreReport.Problem> repairs;
+
+    /** The redo log and the store sequence of its record 0. */
+    private record Log(Journal journal, long base) {
+    }
+
+    private StorageFile data;
+    private volatile Log log;
+    private Header header;
+    private boolean dirtyOnDisk;
+    private boolean rewriteHoles;
+    private volatile long checkpointSeq;
+    private volatile long lastSeq;
+    private long dataEnd;
+    private KeyIndex index = new KeyIndex();
+    private long liveBytes;
+    private long storedBytes;
+    private long pendingBytes;
+    private long redoBytes;
+    private ByteBuffer wbuf = ByteBuffer.allocateDirect(64 * 1024).order(ByteOrder.LITTLE_ENDIAN);
+    private volatile boolean closed;
+    private volatile Throwable failure;
+
+    private Store(Path file, StoreOptions options, FileChannel lockChannel, FileLock lock,
+            List<StoreReport.Problem> repairs) {
+        this.file = file;
+        this.walDir = file.resolveSibling(file.getFileName() + ".wal");
+        this.options = options;
+        this.redo = options.durability() != Durability.NONE;
+        this.lockChannel = lockChannel;
+        this.lock = lock;
+        this.repairs = repairs;
+        this.data = options.opener().open(file, true);
+        try {
+            recover();
+        } catch (RuntimeException | Error e) {
+            Log l = log;
+            if (l != null) {
+                try {
+                    l.journal().close();
+                } catch (RuntimeException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            try {
+                data.close();
+            } catch (RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Opens (creating if needed) the store in {@code file}, recovering from an unclean stop.
+     *
+     * @param file the data file
+     * @param options backend, durability, batch thresholds, checkpoint
+     * @return the open store; close it
+     * @throws StoreLockedException when another writer holds the store
+     * @throws StoreCorruptedException when the data file holds damage no crash explains
+     */
+    public static Store open(Path file, StoreOptions options) {
+        Path f = file.toAbsolutePath();
+        FileLock fileLock = acquire(f);
+        try {
+            return new Store(f, options, (FileChannel) fileLock.acquiredBy(), fileLock, null);
+        } catch (RuntimeException | Error e) {
+            release(fileLock);
+            throw e;
+        }
+    }
+
+    static Path dataFileOf(Path lockFile) {
+        String name = lockFile.getFileName().toString();
+        return lockFile.resolveSibling(name.endsWith(".lock") ? name.substring(0, name.length() - 5) : name);
+    }
+
+    private static FileLock acquire(Path file) {
+        Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw IolabException.io("open the lock file", lockFile, e);
+        }
+        FileLock fileLock;
+        try {
+            fileLock = channel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            fileLock = null;
+        } catch (IOException e) {
+            closeQuietly(channel);
+            throw IolabException.io("lock", lockFile, e);
+        }
+        if (fileLock == null) {
+            closeQuietly(channel);
+            throw new StoreLockedException(lockFile);
+        }
+        return fileLock;
+    }
+
+    private static void release(FileLock fileLock) {
+        try {
+            fileLock.release();
+        } catch (IOException ignored) {
+            // closing the channel releases it too
+        }
+        closeQuietly((FileChannel) fileLock.acquiredBy());
+    }
+
+    private static void closeQuietly(FileChannel ch) {
+        try {
+            ch.close();
+        } catch (IOException ignored) {
+            // nothing more to release
+        }
+    }
+
+    /** fsyncs the directory holding {@code file} (after creating, renaming or deleting a file in it). */
+    static void syncDirectory(Path file) {
+        Path dir = file.toAbsolutePath().getParent();
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (IOException e) {
+            throw IolabException.io("sync the directory", dir, e);
+        }
+    }
+
+    // ---------------------------------------------------------------- recovery
+
+    private void recover() {
+        Header h = readHeader(data);
+        if (h == null) {
+            if (isBlank(data)) {
+                create();
+                return;
+            }
+            if (repairs == null) {
+                throw new StoreCorruptedException(file, 0, "neither header copy (offsets 0 and 512) is valid");
+            }
+            repairs.add(new StoreReport.Problem(file, 0, "neither header copy is valid; a new header was written",
+                    false));
+            h = new Header(1, 0, Slots.DATA_START, false, ThreadLocalRandom.current().nextLong(), false);
+        }
+        header = h;
+        checkpointSeq = h.checkpointSeq();
+        lastSeq = h.checkpointSeq();
+        dataEnd = h.dataEnd();
+        List<ByteBuffer> records = redoRecords(h.checkpointSeq());
+        boolean unclean = !h.clean() || !records.isEmpty();
+        if (!unclean && repairs == null) {
+            if (data.size() < dataEnd) {
+                throw new StoreCorruptedException(file, data.size(), "the file ends before its data end " + dataEnd
+                        + " (truncated)");
+            }
+            if (!loadCheckpoint(h)) {
+                scan(Slots.DATA_START, dataEnd, new Scanner.Policy(false, false, 0, Long.MAX_VALUE, false));
+            }
+            if (data.size() > dataEnd) {
+                data.truncate(dataEnd);
+            }
+            dirtyOnDisk = false;
+            startLog();
+            return;
+        }
+        // an unclean stop (or a repair): rebuild, replay, checkpoint
+        boolean redoWasUsed = h.redoFlag() || !records.isEmpty();
+        if (redoWasUsed && repairs == null && loadCheckpoint(h)) {
+            for (ByteBuffer r : records) {
+                replay(r, true);
+            }
+        } else if (redoWasUsed) {
+            for (ByteBuffer r : records) {
+                replay(r, false);
+            }
+            long maxSeq = lastSeq;
+            lastSeq = h.checkpointSeq();
+            long end = Math.max(dataEnd, h.dataEnd());
+            resetState();
+            long found = scan(Slots.DATA_START, Math.min(end, data.size()),
+                    new Scanner.Policy(false, true, h.checkpointSeq(), maxSeq, repairs != null));
+            lastSeq = Math.max(lastSeq, maxSeq);
+            dataEnd = found;
+        } else {
+            resetState();
+            long found = scan(Slots.DATA_START, data.size(),
+                    new Scanner.Policy(true, true, h.checkpointSeq(), Long.MAX_VALUE, repairs != null));
+            if (found < h.dataEnd() && repairs == null) {
+                throw new StoreCorruptedException(file, found, "the data ends (a zero header word) before the"
+                        + " checkpointed data end " + h.dataEnd());
+            }
+            dataEnd = found;
+        }
+        rewriteHoles = true;
+        dirtyOnDisk = true;
+        checkpoint(false);
+        startLog();
+    }
+
+    private void resetState() {
+        index = new KeyIndex();
+        free.clear();
+        liveBytes = 0;
+        storedBytes = 0;
+    }
+
+    private static Header readHeader(StorageFile f) {
+        if (f.size() < Header.COPY_B + Header.SIZE) {
+            return null;
+        }
+        ByteBuffer page = ByteBuffer.allocate(Header.COPY_B + Header.SIZE).order(ByteOrder.LITTLE_ENDIAN);
+        f.read(0, page);
+        Header a = Header.decode(page, Header.COPY_A);
+        Header b = Header.decode(page, Header.COPY_B);
+        if (a == null || (b != null && b.generation() > a.generation())) {
+            return b;
+        }
+        return a;
+    }
+
+    /**
+     * @return true when no slot was ever written: the file is empty or holds no first slot (a creation that did not
+     *         complete; its header may be torn)
+     */
+    private static boolean isBlank(StorageFile f) {
+        long size = f.size();
+        if (size < Slots.DATA_START + Slots.HEADER) {
+            return true;
+        }
+        ByteBuffer b = ByteBuffer.allocate(Slots.HEADER);
+        f.read(Slots.DATA_START, b);
+        for (int i = 0; i < Slots.HEADER; i++) {
+            if (b.get(i) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void create() {
+        IndexFile.delete(file);
+        deleteSegments();
+        data.truncate(0);
+        data.truncate(Header.PAGE);
+        header = new Header(0, 0, Slots.DATA_START, true, ThreadLocalRandom.current().nextLong(), false);
+        writeHeader(header);
+        data.force(true);
+        syncDirectory(file);
+        dataEnd = Slots.DATA_START;
+        startLog();
+    }
+
+    /** Opens an empty redo log (records the checkpoint covers are deleted first); at NONE, deletes it. */
+    private void startLog() {
+        if (redo) {
+            Journal j = Journal.open(walDir, options.journalOptions());
+            if (j.nextSequence() != 0) {
+                j.close();
+                deleteSegments();
+                j = Journal.open(walDir, options.journalOptions());
+            }
+            log = new Log(j, lastSeq + 1);
+            redoBytes = 0;
+        } else {
+            deleteSegments();
+        }
+    }
+
+    /** @return whether FILE.idx was valid and is now the state */
+    private boolean loadCheckpoint(Header h) {
+        String[] problem = new String[1];
+        IndexFile.Loaded c = IndexFile.load(file, h, problem);
+        if (c == null) {
+            return false;
+        }
+        long[] holes = c.holes();
+        for (int i = 0; i < holes.length; i += 2) {
+            long off = holes[i];
+            long len = holes[i + 1];
+            if (off < Slots.DATA_START || off % 8 != 0 || len < Slots.HEADER || len % 8 != 0 || len > Slots.MAX_SLOT
+                    || off + len > h.dataEnd()) {
+                free.clear();
+                return false;
+            }
+            free.add(off, (int) len);
+        }
+        index = c.index();
+        liveBytes = c.liveBytes();
+        storedBytes = c.storedBytes();
+        return true;
+    }
+
+    /** @return the redo records after {@code cpSeq}, in order (copies) */
+    private List<ByteBuffer> redoRecords(long cpSeq) {
+        List<ByteBuffer> out = new ArrayList<>();
+        if (!hasSegments()) {
+            return out;
+        }
+        Journal j = Journal.open(walDir, options.journalOptions());
+        try {
+            long[] expect = {cpSeq + 1};
+            j.read(0, (jseq, payload) -> {
+                payload.order(ByteOrder.LITTLE_ENDIAN);
+                if (payload.remaining() < Redo.HEADER) {
+                    throw new StoreCorruptedException(walDir, jseq, "redo record " + jseq + " is too short");
+                }
+                long seq = payload.getLong(payload.position() + 8);
+                if (seq <= cpSeq) {
+                    return true;
+                }
+                if (seq != expect[0]) {
+                    throw new StoreCorruptedException(walDir, jseq, "redo record " + jseq + " has sequence " + seq
+                            + ", expected " + expect[0]);
+                }
+                expect[0]++;
+                ByteBuffer copy = ByteBuffer.allocate(payload.remaining()).order(ByteOrder.LITTLE_ENDIAN);
+                copy.put(payload).flip();
+                out.add(copy);
+                return true;
+            });
+        } finally {
+            j.close();
+        }
+        return out;
+    }
+
+    private boolean hasSegments() {
+        if (!Files.isDirectory(walDir)) {
+            return false;
+        }
+        try (Stream<Path> s = Files.list(walDir)) {
+            return s.anyMatch(p -> p.getFileName().toString().endsWith(".seg"));
+        } catch (IOException e) {
+            throw IolabException.io("list the redo log", walDir, e);
+        }
+    }
+
+    /** Deletes the redo log's segments, last first, and syncs the directory. */
+    private void deleteSegments() {
+        if (!Files.isDirectory(walDir)) {
+            return;
+        }
+        List<Path> segs;
+        try (Stream<Path> s = Files.list(walDir)) {
+            segs = s.filter(p -> p.getFileName().toString().endsWith(".seg")).sorted().toList();
+        } catch (IOException e) {
+            throw IolabException.io("list the redo log", walDir, e);
+        }
+        for (Path p : segs.reversed()) {
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException e) {
+                throw IolabException.io("delete redo segment", p, e);
+            }
+        }
+        syncDirectory(walDir.resolve("x"));
+    }
+
+    /**
+     * Redoes one logged operation: its slot bytes, its remainder hole and its free; with {@code logical}, also
+     * updates the index and the free space (which hold the checkpoint).
+     */
+    private void replay(ByteBuffer r, boolean logical) {
+        int op = r.get(0);
+        int n = r.getInt(4);
+        long seq = r.getLong(8);
+        long off = r.getLong(16);
+        long remOff = r.getLong(24);
+        int remLen = r.getInt(32);
+        int freedLen = r.getInt(36);
+        long freedOff = r.getLong(40);
+        int slotLen = r.getInt(48);
+        int freedKv = r.getInt(52);
+        long end = r.getLong(56);
+        long hash = r.getLong(64);
+        if ((op != Redo.PUT && op != Redo.DELETE) || r.limit() != Redo.HEADER + n || end > Slots.MAX_FILE
+                || end < Slots.DATA_START) {
+            throw new StoreCorruptedException(walDir, seq, "redo record of sequence " + seq + " is malformed");
+        }
+        if (op == Redo.PUT) {
+            if (off < Slots.DATA_START || off + slotLen > end || n < Slots.HEADER || n > slotLen) {
+                throw new StoreCorruptedException(walDir, seq, "redo record of sequence " + seq
+                        + " has an impossible slot " + off + "+" + slotLen);
+            }
+            if (logical && off < dataEnd && free.remove(off) < 0) {
+                throw new StoreCorruptedException(file, off, "redo record of sequence " + seq
+                        + " writes a slot where the checkpoint has no hole");
+            }
+            ByteBuffer slot = r.slice(Redo.HEADER, n).order(ByteOrder.LITTLE_ENDIAN);
+            int kv = slot.getInt(16) + Slots.keyLength(slot.getLong(0));
+            writeSlot(off, slot, 0, n);
+            if (remOff >= 0) {
+                writeFree(remOff, remLen, seq);
+                if (logical) {
+                    free.add(remOff, remLen);
+                }
+            }
+            if (logical) {
+                if (freedOff >= 0) {
+                    int pos = index.find(hash, o -> o == freedOff);
+                    if (pos < 0) {
+                        throw new StoreCorruptedException(file, freedOff, "redo record of sequence " + seq
+                                + " frees a slot the index does not hold");
+                    }
+                    index.setOffset(pos, off);
+                } else {
+                    index.insert(hash, off);
+                }
+                liveBytes += kv;
+                storedBytes += slotLen;
+            }
+        }
+        if (freedOff >= 0) {
+            writeFree(freedOff, freedLen, seq);
+            if (logical) {
+                if (op == Redo.DELETE) {
+                    int pos = index.find(hash, o -> o == freedOff);
+                    if (pos < 0) {
+                        throw new StoreCorruptedException(file, freedOff, "redo record of sequence " + seq
+                                + " deletes a slot the index does not hold");
+                    }
+                    index.removeAt(pos);
+                }
+                liveBytes -= freedKv;
+                storedBytes -= freedLen;
+                free.add(freedOff, freedLen);
+            }
+        }
+        dataEnd = end;
+        lastSeq = seq;
+    }
+
+    /** Rebuilds index and free space from the slots in {@code [from, end)}; returns where the data ends. */
+    private long scan(long from, long end, Scanner.Policy policy) {
+        Scanner scanner = new Scanner(data);
+        Ctx ctx = contexts.get();
+        long savedEnd = dataEnd;
+        dataEnd = end;
+        RebuildSink sink = new RebuildSink(ctx);
+        long found = scanner.walk(from, end, policy, sink);
+        sink.finish(found);
+        dataEnd = savedEnd;
+        return found;
+    }
+
+    /** Builds the index from a scan; keeps the highest sequence of each key; collects or throws damage. */
+    private final class RebuildSink implements Scanner.Sink {
+        private final Ctx ctx;
+        private long prevOff = -1;
+        private int prevLen;
+        private boolean prevLive;
+        private long smallOff = -1;
+        private long smallLen;
+
+        RebuildSink(Ctx ctx) {
+            this.ctx = ctx;
+        }
+
+        @Override
+        public void live(long offset, int slotLength, long seq, ByteBuffer b, int at, int k, int v) {
+            lastSeq = Math.max(lastSeq, seq);
+            if (absorbSmall(offset, slotLength)) {
+                return;
+            }
+            long hash = Slots.hash(b, at + Slots.HEADER, k);
+            ctx.keyBuf = b;
+            ctx.keyPos = at + Slots.HEADER;
+            ctx.keyLen = k;
+            int pos = index.find(hash, ctx);
+            if (pos >= 0) {
+                long other = index.offsetAt(pos);
+                long otherSeq = ctx.buf.getLong(8);
+                int otherLen = (int) ctx.slotLength;
+                int otherKv = ctx.foundKeyLen + ctx.foundValueLen;
+                if (otherSeq > seq) {
+                    free.add(offset, slotLength);
+                } else {
+                    index.setOffset(pos, offset);
+                    free.add(other, otherLen);
+                    liveBytes += k + v - otherKv;
+                    storedBytes += slotLength - otherLen;
+                }
+            } else {
+                index.insert(hash, offset);
+                liveBytes += k + v;
+                storedBytes += slotLength;
+            }
+            prevOff = offset;
+            prevLen = slotLength;
+            prevLive = true;
+        }
+
+        @Override
+        public void free(long offset, int slotLength, long seq) {
+            lastSeq = Math.max(lastSeq, seq);
+            if (absorbSmall(offset, slotLength)) {
+                return;
+            }
+            free.add(offset, slotLength);
+            prevOff = offset;
+            prevLen = slotLength;
+            prevLive = false;
+        }
+
+        private boolean absorbSmall(long offset, int slotLength) {
+            if (smallOff < 0) {
+                return false;
+            }
+            long len = smallLen + slotLength;
+            repairs.add(new StoreReport.Problem(file, offset, "slot of " + slotLength
+                    + " bytes dropped with the damage before it", false));
+            free.add(smallOff, (int) len);
+            prevOff = smallOff;
+            prevLen = (int) len;
+            prevLive = false;
+            smallOff = -1;
+            return true;
+        }
+
+        @Override
+        public boolean damaged(long offset, long length, String what) {
+            if (repairs == null) {
+                throw new StoreCorruptedException(file, offset, what);
+            }
+            repairs.add(new StoreReport.Problem(file, offset, what + "; " + length + " bytes dropped", false));
+            if (length == 0) {
+                return false;
+            }
+            if (length >= Slots.HEADER && length <= Slots.MAX_SLOT) {
+                free.add(offset, (int) length);
+                prevOff = offset;
+                prevLen = (int) length;
+                prevLive = false;
+            } else if (length > Slots.MAX_SLOT) {
+                // cut into holes no longer than a slot
+                long at = offset;
+                long left = length;
+                while (left > 0) {
+                    long piece = left - Slots.MAX_SLOT >= Slots.HEADER ? Slots.MAX_SLOT
+                            : left <= Slots.MAX_SLOT ? left : left - Slots.HEADER;
+                    free.add(at, (int) piece);
+                    at += piece;
+                    left -= piece;
+                }
+                prevOff = at - (int) Math.min(length, Slots.MAX_SLOT);
+                prevLen = 0;
+                prevOff = -1;
+            } else if (prevOff >= 0 && prevOff + prevLen == offset) {
+                extendPrevious((int) length);
+            } else {
+                smallOff = offset;
+                smallLen = length;
+            }
+            return true;
+        }
+
+        private void extendPrevious(int by) {
+            int len = prevLen + by;
+            if (prevLive) {
+                ByteBuffer b = ByteBuffer.allocate(prevLen).order(ByteOrder.LITTLE_ENDIAN);
+                data.read(prevOff, b);
+                int kv = Slots.keyLength(b.getLong(0)) + b.getInt(16);
+                b.putLong(0, Slots.word0(len, Slots.LIVE, Slots.keyLength(b.getLong(0))));
+                b.putInt(20, Slots.crc(wcrc, b, 0, kv));
+                data.write(prevOff, b.clear().limit(Slots.HEADER));
+                storedBytes += by;
+            } else {
+                free.remove(prevOff);
+                free.add(prevOff, len);
+            }
+            prevLen = len;
+        }
+
+        void finish(long end) {
+            if (smallOff >= 0) {
+                // damage right before the end: give it to the end
+                smallOff = -1;
+                dataEnd = Math.min(dataEnd, end);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- per-thread reading
+
+    /** A thread's read buffer, CRC and the key being searched (it is the index's {@link KeyIndex.Matcher}). */
+    private final class Ctx implements KeyIndex.Matcher {
+        final CRC32C crc = new CRC32C();
+        ByteBuffer buf = ByteBuffer.allocateDirect(4096).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer keyBuf;
+        int keyPos;
+        int keyLen;
+        long slotLength;
+        int foundKeyLen;
+        int foundValueLen;
+
+        Ctx with(ByteBuffer key) {
+            keyBuf = key;
+            keyPos = key.position();
+            keyLen = key.remaining();
+            return this;
+        }
+
+        @Override
+        public boolean matches(long offset) {
+            readSlot(offset);
+            return foundKeyLen == keyLen && Slots.equal(buf, Slots.HEADER, keyBuf, keyPos, keyLen);
+        }
+
+        /** Reads the live slot the index points to into {@link #buf} at 0 (header, key, value). */
+        void readSlot(long offset) {
+            long avail = dataEnd - offset;
+            if (offset < Slots.DATA_START || avail < Slots.HEADER) {
+                throw new StoreCorruptedException(file, offset, "the index points outside the data (end " + dataEnd
+                        + ")");
+            }
+            int n = (int) Math.min(Math.max(READ_CHUNK, buf.capacity()), avail);
+            data.read(offset, buf.clear().limit(n));
+            long w0 = buf.getLong(0);
+            long v = buf.getInt(16) & 0xFFFF_FFFFL;
+            String shape = Slots.checkShape(w0, v, offset, dataEnd);
+            if (shape != null || Slots.type(w0) != Slots.LIVE) {
+                throw new StoreCorruptedException(file, offset, "the index points to no live record: "
+                        + (shape != null ? shape : "a free slot"));
+            }
+            slotLength = Slots.slotLength(w0);
+            foundKeyLen = Slots.keyLength(w0);
+            foundValueLen = (int) v;
+            int need = Slots.HEADER + foundKeyLen + foundValueLen;
+            if (need > n) {
+                if (need > buf.capacity()) {
+                    buf = ByteBuffer.allocateDirect(Slots.align(need)).order(ByteOrder.LITTLE_ENDIAN);
+                }
+                data.read(offset, buf.clear().limit(need));
+            }
+        }
+
+        void checkCrc(long offset) {
+            if (buf.getInt(20) != Slots.crc(crc, buf, 0, foundKeyLen + foundValueLen)) {
+                throw new StoreCorruptedException(file, offset, "record of " + slotLength
+                        + " bytes fails its CRC check");
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- reading
+
+    /**
+     * @param key the key
+     * @return a copy of the value, or null when the key is absent
+     * @throws StoreCorruptedException when the record is damaged
+     */
+    public byte[] get(byte[] key) {
+        byte[][] out = new byte[1][];
+        get(wrap(key), v -> {
+            out[0] = new byte[v.remaining()];
+            v.get(out[0]);
+        });
+        return out[0];
+    }
+
+    /**
+     * Hands the value of {@code key} to {@code visitor} without copying it.
+     *
+     * @param key the key, from its position to its limit (not changed)
+     * @param visitor receives a read-only view of the value, valid during the call
+     * @return true when the key was found (and visited)
+     */
+    public boolean get(ByteBuffer key, ValueVisitor visitor) {
+        int k = checkKey(key);
+        long hash = Slots.hash(key, key.position(), k);
+        Ctx ctx = contexts.get();
+        long stamp = rw.readLock();
+        try {
+            checkOpen();
+            int pos = index.find(hash, ctx.with(key));
+            if (pos < 0) {
+                return false;
+            }
+            long offset = index.offsetAt(pos);
+            ctx.checkCrc(offset);
+            visitor.visit(ctx.buf.slice(Slots.HEADER + ctx.foundKeyLen, ctx.foundValueLen).asReadOnlyBuffer());
+            return true;
+        } finally {
+            rw.unlockRead(stamp);
+        }
+    }
+
+    /**
+     * @param key the key
+     * @return whether the store holds it
+     */
+    public boolean contains(byte[] key) {
+        ByteBuffer kb = wrap(key);
+        int k = checkKey(kb);
+        long hash = Slots.hash(kb, 0, k);
+        Ctx ctx = contexts.get();
+        long stamp = rw.readLock();
+        try {
+            checkOpen();
+            return index.find(hash, ctx.with(kb)) >= 0;
+        } finally {
+            rw.unlockRead(stamp);
+        }
+    }
+
+    /** @return the number of live records */
+    public long size() {
+        long stamp = rw.readLock();
+        try {
+            return index.size();
+        } finally {
+            rw.unlockRead(stamp);
+        }
+    }
+
+    /**
+     * Hands every live record to {@code visitor} in file order, without copying; each record's CRC is checked.
+     * Writers wait until the scan ends.
+     *
+     * @param visitor receives read-only views of key and value, valid during the call
+     * @return the number of records visited
+     * @throws StoreCorruptedException when a damaged slot is reached
+     */
+    public long scan(EntryVisitor visitor) {
+        long stamp = rw.readLock();
+        try {
+            checkOpen();
+            long[] count = {0};
+            boolean anyPending = !pendingSet.isEmpty();
+            new Scanner(data).walk(Slots.DATA_START, dataEnd,
+                    new Scanner.Policy(false, false, 0, Long.MAX_VALUE, false), new Scanner.Sink() {
+                        @Override
+                        public void live(long offset, int slotLength, long seq, ByteBuffer b, int at, int k,
+                                int v) {
+                            if (anyPending && pendingSet.contains(offset)) {
+                                return;
+                            }
+                            count[0]++;
+                            visitor.visit(b.slice(at + Slots.HEADER, k).asReadOnlyBuffer(),
+                                    b.slice(at + Slots.HEADER + k, v).asReadOnlyBuffer());
+                        }
+
+                        @Override
+                        public void free(long offset, int slotLength, long seq) {
+                            // a hole
+                        }
+
+                        @Override
+                        public boolean damaged(long offset, long length, String what) {
+                            throw new StoreCorruptedException(file, offset, what);
+                        }
+                    });
+            return count[0];
+        } finally {
+            rw.unlockRead(stamp);
+        }
+    }
+
+    // ---------------------------------------------------------------- writing
+
+    /**
+     * Stores {@code value} under {@code key}, replacing any previous value.
+     *
+     * @param key the key (0 to 65,535 bytes)
+     * @param value the value (0 to 32 MiB)
+     * @return the operation's sequence ({@link #awaitDurable(long)})
+     */
+    public long put(byte[] key, byte[] value) {
+        return put(wrap(key), wrap(value));
+    }
+
+    /**
+     * Stores {@code value} under {@code key}, replacing any previous value.
+     *
+     * @param key the key, from its position to its limit (0 to 65,535 bytes; not changed)
+     * @param value the value, from its position to its limit (0 to 32 MiB; not changed)
+     * @return the operation's sequence ({@link #awaitDurable(long)})
+     */
+    public long put(ByteBuffer key, ByteBuffer value) {
+        int k = checkKey(key);
+        if (value == null) {
+            throw new IolabException("cannot put a null value into store " + file + ": use delete to remove a key");
+        }
+        int v = value.remaining();
+        if (v > Slots.MAX_VALUE) {
+            throw new IolabException("value of " + v + " bytes is too long for store " + file + ": at most "
+                    + Slots.MAX_VALUE + " bytes (32 MiB)");
+        }
+        long hash = Slots.hash(key, key.position(), k);
+        Ctx ctx = contexts.get();
+        writer.lock();
+        try {
+            checkWritable();
+            int pos = index.find(hash, ctx.with(key));
+            long oldOff = -1;
+            int oldLen = 0;
+            int oldKv = 0;
+            if (pos >= 0) {
+                oldOff = index.offsetAt(pos);
+                oldLen = (int) ctx.slotLength;
+                oldKv = ctx.foundKeyLen + ctx.foundValueLen;
+            } else if (index.size() >= KeyIndex.MAX_RECORDS) {
+                throw new IolabException("store " + file + " is full: it holds " + index.size()
+                        + " records, the most one store can index; split the data over several stores");
+            }
+            try {
+                return doPut(hash, key, value, k, v, pos, oldOff, oldLen, oldKv);
+            } catch (RuntimeException | Error e) {
+                fail(e);
+                throw e;
+            }
+        } finally {
+            writer.unlock();
+        }
+    }
+
+    private long doPut(long hash, ByteBuffer key, ByteBuffer value, int k, int v, int pos, long oldOff, int oldLen,
+            int oldKv) {
+        markDirty();
+        drainDurable(durableSequence());
+        int need = Slots.needed(k, v);
+        long off = free.take(need, holeLength);
+        if (off < 0 && !pending.isEmpty()) {
+            log.journal().sync();
+            drainDurable(durableSequence());
+            off = free.take(need, holeLength);
+        }
+        int slotLen = need;
+        long remOff = -1;
+        int remLen = 0;
+        long newEnd = dataEnd;
+        if (off >= 0) {
+            if (holeLength[0] - need >= Slots.HEADER) {
+                remOff = off + need;
+                remLen = holeLength[0] - need;
+            } else {
+                slotLen = holeLength[0];
+            }
+        } else {
+            off = dataEnd;
+            newEnd = dataEnd + need;
+            if (newEnd > Slots.MAX_FILE) {
+                throw new IolabException("store " + file + " is full: the data file would pass 1 TiB");
+            }
+        }
+        long seq = lastSeq + 1;
+        ByteBuffer b = writeBuffer(Redo.HEADER + need);
+        Slots.writeLive(b, Redo.HEADER, slotLen, seq, key, value, wcrc);
+        if (redo) {
+            b.put(0, (byte) Redo.PUT).put(1, (byte) 0).putShort(2, (short) 0).putInt(4, need).putLong(8, seq)
+                    .putLong(16, off).putLong(24, remOff).putInt(32, remLen).putInt(36, oldLen).putLong(40, oldOff)
+                    .putInt(48, slotLen).putInt(52, oldKv).putLong(56, newEnd).putLong(64, hash);
+            append(b.limit(Redo.HEADER + need).position(0), seq);
+        }
+        long stamp = rw.writeLock();
+        try {
+            if (remOff >= 0) {
+                writeFree(remOff, remLen, seq);
+                free.add(remOff, remLen);
+            }
+            writeSlot(off, b, Redo.HEADER, need);
+            if (pos >= 0) {
+                index.setOffset(pos, off);
+            } else {
+                index.insert(hash, off);
+            }
+            dataEnd = newEnd;
+            lastSeq = seq;
+            liveBytes += k + v - oldKv;
+            storedBytes += slotLen - oldLen;
+            if (oldOff >= 0) {
+                release(oldOff, oldLen, seq);
+            }
+        } finally {
+            rw.unlockWrite(stamp);
+        }
+        maybeCheckpoint();
+        return seq;
+    }
+
+    /**
+     * Removes {@code key}.
+     *
+     * @param key the key
+     * @return the operation's sequence, or -1 when the key was absent (nothing is written)
+     */
+    public long delete(byte[] key) {
+        ByteBuffer kb = wrap(key);
+        int k = checkKey(kb);
+        long hash = Slots.hash(kb, 0, k);
+        Ctx ctx = contexts.get();
+        writer.lock();
+        try {
+            checkWritable();
+            int pos = index.find(hash, ctx.with(kb));
+            if (pos < 0) {
+                return -1;
+            }
+            long oldOff = index.offsetAt(pos);
+            int oldLen = (int) ctx.slotLength;
+            int oldKv = ctx.foundKeyLen + ctx.foundValueLen;
+            try {
+                markDirty();
+                long seq = lastSeq + 1;
+                if (redo) {
+                    ByteBuffer b = writeBuffer(Redo.HEADER);
+                    b.putLong(0, Redo.DELETE).putLong(8, seq).putLong(16, -1).putLong(24, -1).putInt(32, 0)
+                            .putInt(36, oldLen).putLong(40, oldOff).putInt(48, 0).putInt(52, oldKv)
+                            .putLong(56, dataEnd).putLong(64, hash);
+                    append(b.limit(Redo.HEADER).position(0), seq);
+                }
+                long stamp = rw.writeLock();
+                try {
+                    index.removeAt(pos);
+                    lastSeq = seq;
+                    liveBytes -= oldKv;
+                    storedBytes -= oldLen;
+                    release(oldOff, oldLen, seq);
+                } finally {
+                    rw.unlockWrite(stamp);
+                }
+                drainDurable(durableSequence());
+                maybeCheckpoint();
+                return seq;
+            } catch (RuntimeException | Error e) {
+                fail(e);
+                throw e;
+            }
+        } finally {
+            writer.unlock();
+        }
+    }
+
+    private void append(ByteBuffer record, long seq) {
+        Log l = log;
+        int bytes = record.remaining();
+        long jseq = l.journal().append(record);
+        if (l.base() + jseq != seq) {
+            throw new IolabException("store " + file + ": redo record " + jseq + " got store sequence "
+                    + (l.base() + jseq) + " instead of " + seq + " (internal error); close and reopen the store");
+        }
+        redoBytes += bytes + 24;
+    }
+
+    private ByteBuffer writeBuffer(int n) {
+        if (wbuf.capacity() < n) {
+            wbuf = ByteBuffer.allocateDirect(Math.max(n, wbuf.capacity() * 2)).order(ByteOrder.LITTLE_ENDIAN);
+        }
+        return wbuf.clear();
+    }
+
+    /** The old slot of an updated or deleted key: a hole now (NONE) or once its operation is durable. */
+    private void release(long off, int len, long seq) {
+        if (!redo) {
+            writeFree(off, len, seq);
+            free.add(off, len);
+        } else {
+            pending.add(new long[] {seq, off, len});
+            pendingSet.add(off);
+            pendingBytes += len;
+        }
+    }
+
+    /** Turns the frees of operations up to {@code durable} into holes (marked free on disk). */
+    private void drainDurable(long durable) {
+        if (pending.isEmpty() || pending.peekFirst()[0] > durable) {
+            return;
+        }
+        long stamp = rw.writeLock();
+        try {
+            drainLocked(durable);
+        } finally {
+            rw.unlockWrite(stamp);
+        }
+    }
+
+    /** {@link #drainDurable} with the write lock held. */
+    private void drainLocked(long durable) {
+        while (!pending.isEmpty() && pending.peekFirst()[0] <= durable) {
+            long[] p = pending.pollFirst();
+            writeFree(p[1], (int) p[2], p[0]);
+            pendingSet.remove(p[1]);
+            pendingBytes -= p[2];
+            free.add(p[1], (int) p[2]);
+        }
+    }
+
+    /** Writes a slot: everything after the first word, then the first word. */
+    private void writeSlot(long off, ByteBuffer b, int at, int n) {
+        data.write(off + 8, b.limit(at + n).position(at + 8));
+        data.write(off, b.limit(at + 8).position(at));
+    }
+
+    /** Writes a free header: its first word first (a torn write reads as a hole with a bad CRC: crash debris). */
+    private void writeFree(long off, int len, long seq) {
+        ByteBuffer h = ByteBuffer.allocate(Slots.HEADER).order(ByteOrder.LITTLE_ENDIAN);
+        Slots.writeFree(h, 0, len, seq, wcrc);
+        data.write(off, h.limit(8).position(0));
+        data.write(off + 8, h.limit(Slots.HEADER).position(8));
+    }
+
+    private void writeHeader(Header h) {
+        data.write(h.position(), h.encode());
+    }
+
+    private void markDirty() {
+        if (!dirtyOnDisk) {
+            Header h = header.next(header.checkpointSeq(), header.dataEnd(), false, redo);
+            writeHeader(h);
+            if (redo) {
+                data.force(false);
+            }
+            header = h;
+            dirtyOnDisk = true;
+        }
+    }
+
+    private void maybeCheckpoint() {
+        if (redo && redoBytes >= options.redoLimit()) {
+            checkpoint(true);
+        }
+    }
+
+    /**
+     * Writer lock held (or constructing). Makes the data file and FILE.idx the state, then empties the redo log
+     * (and with {@code reopenLog} starts a new one).
+     */
+    private void checkpoint(boolean reopenLog) {
+        Log l = log;
+        if (l != null) {
+            l.journal().sync();
+        }
+        if (!dirtyOnDisk && !rewriteHoles && pending.isEmpty()) {
+            return;
+        }
+        long stamp = rw.writeLock();
+        try {
+            drainLocked(Long.MAX_VALUE);
+            if (rewriteHoles) {
+                for (Map.Entry<Long, Integer> hole : free.holes().entrySet()) {
+                    writeFree(hole.getKey(), hole.getValue(), lastSeq);
+                }
+                rewriteHoles = false;
+            }
+            if (data.size() > dataEnd) {
+                data.truncate(dataEnd);
+            }
+            data.force(true);
+            Header h = header.next(lastSeq, dataEnd, true, false);
+            if (options.checkpoint()) {
+                IndexFile.write(file, h, index, free, liveBytes, storedBytes);
+            } else {
+                IndexFile.delete(file);
+            }
+            writeHeader(h);
+            data.force(false);
+            header = h;
+            dirtyOnDisk = false;
+            checkpointSeq = lastSeq;
+        } finally {
+            rw.unlockWrite(stamp);
+        }
+        if (l != null) {
+            log = null;
+            l.journal().close();
+            deleteSegments();
+            redoBytes = 0;
+            if (reopenLog) {
+                log = new Log(Journal.open(walDir, options.journalOptions()), lastSeq + 1);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- durability
+
+    /**
+     * Makes every operation so far durable: at {@link Durability#NONE} a checkpoint (fsync of the data file,
+     * {@code FILE.idx}, header); otherwise a sync of the redo log.
+     */
+    public void sync() {
+        writer.lock();
+        try {
+            checkWritable();
+            try {
+                if (redo) {
+                    log.journal().sync();
+                } else {
+                    checkpoint(true);
+                }
+            } catch (RuntimeException | Error e) {
+                fail(e);
+                throw e;
+            }
+        } finally {
+            writer.unlock();
+        }
+    }
+
+    /**
+     * @return the highest sequence known to be durable at the store's level: with a redo log, the last operation
+     *         its group commit covers; at {@link Durability#NONE}, the last checkpoint's
+     */
+    public long durableSequence() {
+        long cp = checkpointSeq;
+        Log l = log;
+        if (l == null) {
+            return cp;
+        }
+        return Math.max(cp, l.base() + l.journal().durableSequence());
+    }
+
+    /**
+     * Waits until operation {@code seq} is durable; at {@link Durability#NONE} it syncs instead.
+     *
+     * @param seq an operation's sequence
+     * @throws IolabException when {@code seq} was not written yet, a sync failed, or the store was closed first
+     */
+    public void awaitDurable(long seq) {
+        if (seq > lastSeq) {
+            throw new IolabException("cannot wait for operation " + seq + " of store " + file
+                    + " to be durable: it was not written yet (last " + lastSeq + ")");
+        }
+        while (seq > durableSequence()) {
+            if (!redo) {
+                sync();
+                return;
+            }
+            Log l = log;
+            try {
+                l.journal().awaitDurable(seq - l.base());
+                return;
+            } catch (IolabException e) {
+                if (seq <= checkpointSeq || log != l) {
+                    continue;
+                }
+                throw e;
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- compaction, stats
+
+    /**
+     * Rewrites the live records contiguously into {@code FILE.compact}, syncs it and renames it over the data file
+     * (a crash leaves either the old file or the new one), then checkpoints. Readers and writers wait meanwhile.
+     *
+     * @return what it did
+     */
+    public CompactResult compact() {
+        long t0 = System.nanoTime();
+        writer.lock();
+        try {
+            checkWritable();
+            try {
+                return doCompact(t0);
+            } catch (RuntimeException | Error e) {
+                fail(e);
+                throw e;
+            }
+        } finally {
+            writer.unlock();
+        }
+    }
+
+    private CompactResult doCompact(long t0) {
+        checkpoint(true);
+        long before = data.size();
+        Path tmp = file.resolveSibling(file.getFileName() + ".compact");
+        try {
+            Files.deleteIfExists(tmp);
+        } catch (IOException e) {
+            throw IolabException.io("delete the old compaction file", tmp, e);
+        }
+        long stamp = rw.writeLock();
+        try {
+            long[] table = index.table();
+            long[] offsets = new long[index.size()];
+            int n = 0;
+            for (long e : table) {
+                if (e != 0) {
+                    offsets[n++] = KeyIndex.offsetOf(e);
+                }
+            }
+            java.util.Arrays.sort(offsets, 0, n);
+            KeyIndex fresh = new KeyIndex();
+            long stored = 0;
+            long end = Slots.DATA_START;
+            Header h = new Header(0, lastSeq, 0, true, ThreadLocalRandom.current().nextLong(), false);
+            Ctx ctx = contexts.get();
+            try (StorageFile out = options.opener().open(tmp, true)) {
+                out.truncate(0);
+                ByteBuffer chunk = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
+                long chunkAt = end;
+                for (int i = 0; i < n; i++) {
+                    ctx.readSlot(offsets[i]);
+                    ctx.checkCrc(offsets[i]);
+                    int kv = ctx.foundKeyLen + ctx.foundValueLen;
+                    int len = Slots.needed(ctx.foundKeyLen, ctx.foundValueLen);
+                    ByteBuffer b = ctx.buf;
+                    if (len > b.capacity()) {
+                        ByteBuffer bigger = ByteBuffer.allocateDirect(len).order(ByteOrder.LITTLE_ENDIAN);
+                        bigger.put(0, b, 0, Slots.HEADER + kv);
+                        b = bigger;
+                        ctx.buf = bigger;
+                    }
+                    for (int p = Slots.HEADER + kv; p < len; p++) {
+                        b.put(p, (byte) 0);
+                    }
+                    b.putLong(0, Slots.word0(len, Slots.LIVE, ctx.foundKeyLen));
+                    b.putInt(20, Slots.crc(ctx.crc, b, 0, kv));
+                    if (chunk.position() + len > chunk.capacity()) {
+                        out.write(chunkAt, chunk.flip());
+                        chunkAt = end;
+                        chunk.clear();
+                    }
+                    if (len > chunk.capacity()) {
+                        out.write(end, b.limit(len).position(0));
+                        chunkAt = end + len;
+                    } else {
+                        chunk.put(b.limit(len).position(0));
+                    }
+                    fresh.insert(Slots.hash(b, Slots.HEADER, ctx.foundKeyLen), end);
+                    end += len;
+                    stored += len;
+                }
+                if (chunk.position() > 0) {
+                    out.write(chunkAt, chunk.flip());
+                }
+                h = new Header(0, lastSeq, end, true, h.incarnation(), false);
+                if (out.size() < end) {
+                    out.truncate(end);
+                }
+                out.write(h.position(), h.encode());
+                out.force(true);
+            }
+            // the new file is complete and synced: swap it in
+            data.close();
+            try {
+                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException e) {
+                throw IolabException.io("rename the compacted file over", file, e);
+            }
+            syncDirectory(file);
+            data = options.opener().open(file, true);
+            index = fresh;
+            free.clear();
+            storedBytes = stored;
+            dataEnd = end;
+            header = h;
+            if (options.checkpoint()) {
+                IndexFile.write(file, h, index, free, liveBytes, storedBytes);
+            }
+            return new CompactResult(n, before, data.size(), System.nanoTime() - t0);
+        } finally {
+            rw.unlockWrite(stamp);
+        }
+    }
+
+    /** @return a snapshot of the store's space use and sequences */
+    public StoreStats stats() {
+        long stamp = rw.readLock();
+        try {
+            long size = closed ? 0 : data.size();
+            long freeBytes = free.bytes() + pendingBytes;
+            return new StoreStats(index.size(), liveBytes, storedBytes, freeBytes, free.count() + pending.size(),
+                    pending.size(), dataEnd, size, size == 0 ? 0 : (double) freeBytes / size, lastSeq,
+                    durableSequence(), checkpointSeq, redoBytes);
+        } finally {
+            rw.unlockRead(stamp);
+        }
+    }
+
+    /** @return the data file */
+    public Path file() {
+        return file;
+    }
+
+    /** @return the options it was opened with */
+    public StoreOptions options() {
+        return options;
+    }
+
+    // ---------------------------------------------------------------- verify, repair
+
+    /**
+     * Checks a store without changing anything (and without its lock): both header copies, the index checkpoint,
+     * the redo log, and every slot's shape and CRC.
+     *
+     * @param file the data file
+     * @return every problem found
+     */
+    public static StoreReport verify(Path file) {
+        return Verifier.verify(file.toAbsolutePath());
+    }
+
+    /**
+     * Repairs a store: replays its redo log, then rebuilds the index by a scan that drops only damaged records
+     * (their bytes become holes) and reports them, and leaves a clean, checkpointed store. Takes the writer's lock.
+     *
+     * @param file the data file
+     * @return the problems found and dropped
+     * @throws StoreLockedException when a writer has the store open
+     */
+    public static StoreReport repair(Path file) {
+        Path f = file.toAbsolutePath();
+        if (!Files.exists(f)) {
+            throw new IolabException("no store file " + f + ": give the data file a store was opened with");
+        }
+        FileLock fileLock = acquire(f);
+        List<StoreReport.Problem> problems = new ArrayList<>();
+        try (Store s = new Store(f, StoreOptions.defaults().withDurability(Durability.NONE), null, null,
+                problems)) {
+            return new StoreReport(f, s.index.size(), s.free.count(), s.dataEnd, 0, problems);
+        } finally {
+            release(fileLock);
+        }
+    }
+
+    // ---------------------------------------------------------------- closing
+
+    /** Checkpoints (unless the store failed), empties the redo log and releases the files and the lock. Idempotent. */
+    @Override
+    public void close() {
+        writer.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            try {
+                if (failure == null) {
+                    checkpoint(false);
+                }
+            } finally {
+                long stamp = rw.writeLock();
+                try {
+                    closed = true;
+                } finally {
+                    rw.unlockWrite(stamp);
+                }
+                try {
+                    Log l = log;
+                    if (l != null) {
+                        l.journal().close();
+                    }
+                } finally {
+                    try {
+                        data.close();
+                    } finally {
+                        if (lock != null) {
+                            release(lock);
+                        }
+                    }
+                }
+            }
+        } finally {
+            writer.unlock();
+        }
+    }
+
+    /**
+     * Tests: simulates the process dying: releases the files and the lock without a checkpoint or a sync (the
+     * files should already be dead or cleanly closed by the test's fault injector).
+     */
+    void abandon() {
+        closed = true;
+        Log l = log;
+        if (l != null) {
+            try {
+                l.journal().close();
+            } catch (RuntimeException ignored) {
+                // the power is gone
+            }
+        }
+        try {
+            data.close();
+        } catch (RuntimeException ignored) {
+            // the power is gone
+        }
+        if (lock != null) {
+            release(lock);
+        }
+    }
+
+    private void fail(Throwable e) {
+        if (failure == null) {
+            failure = e;
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IolabException("store " + file + " is closed; open it again");
+        }
+    }
+
+    private void checkWritable() {
+        checkOpen();
+        Throwable f = failure;
+        if (f != null) {
+            throw new IolabException("store " + file + " failed earlier and can no longer write: " + f
+                    + "; close it and open it again to recover", f);
+        }
+    }
+
+    private int checkKey(ByteBuffer key) {
+        if (key == null) {
+            throw new IolabException("null key for store " + file + ": keys are 0 to 65,535 bytes");
+        }
+        int k = key.remaining();
+        if (k > Slots.MAX_KEY) {
+            throw new IolabException("key of " + k + " bytes is too long for store " + file
+                    + ": keys are 0 to 65,535 bytes");
+        }
+        return k;
+    }
+
+    private ByteBuffer wrap(byte[] bytes) {
+        if (bytes == null) {
+            return null;
+        }
+        return ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    @Override
+    public String toString() {
+        return "Store[" + file + ", " + index.size() + " records, last " + lastSeq + ", " + options + "]";
+    }
+}

@@ -1,0 +1,160 @@
+package org.iolab.store;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
+import org.iolab.IolabException;
+import org.iolab.journal.JournalOptions;
+import org.iolab.storage.Backend;
+import org.iolab.storage.Durability;
+
+/**
+ * How a {@link Store} is opened: immutable; each {@code withX} method returns a changed copy.
+ *
+ * <p>Defaults: {@link Backend#DEFAULT}, {@link Durability#BATCH} with a group commit of the redo log at least
+ * every 2 ms or every 1 MiB (like {@link JournalOptions#defaults()}), an index checkpoint file written at every
+ * checkpoint, and a checkpoint once the redo log holds 64 MiB.
+ */
+public final class StoreOptions {
+    private final Backend backend;
+    private final Durability durability;
+    private final Duration batchInterval;
+    private final long batchBytes;
+    private final boolean checkpoint;
+    private final long redoLimit;
+    private final FileOpener opener;
+    private final UnaryOperator<JournalOptions> journalTweak;
+
+    private StoreOptions(Backend backend, Durability durability, Duration batchInterval, long batchBytes,
+            boolean checkpoint, long redoLimit, FileOpener opener, UnaryOperator<JournalOptions> journalTweak) {
+        this.backend = Objects.requireNonNull(backend, "backend");
+        this.durability = Objects.requireNonNull(durability, "durability");
+        this.batchInterval = batchInterval;
+        this.batchBytes = batchBytes;
+        this.checkpoint = checkpoint;
+        this.redoLimit = redoLimit;
+        this.opener = opener;
+        this.journalTweak = journalTweak;
+    }
+
+    /** @return the default options */
+    public static StoreOptions defaults() {
+        JournalOptions j = JournalOptions.defaults();
+        return new StoreOptions(Backend.DEFAULT, Durability.BATCH, j.batchInterval(), j.batchBytes(), true,
+                64L << 20, null, null);
+    }
+
+    /**
+     * @param value the storage backend the data file and the redo log are written and read through
+     * @return a copy with it
+     */
+    public StoreOptions withBackend(Backend value) {
+        return new StoreOptions(value, durability, batchInterval, batchBytes, checkpoint, redoLimit, opener,
+                journalTweak);
+    }
+
+    /**
+     * @param value when an operation counts as durable (see {@link Store} for what each level means)
+     * @return a copy with it
+     */
+    public StoreOptions withDurability(Durability value) {
+        return new StoreOptions(backend, value, batchInterval, batchBytes, checkpoint, redoLimit, opener,
+                journalTweak);
+    }
+
+    /**
+     * @param interval with {@link Durability#BATCH}, the longest time between an operation and the group commit
+     *        of the redo log that makes it durable (at least 1 µs)
+     * @param bytes with {@link Durability#BATCH}, a group commit also runs in the writing thread once this many
+     *        redo bytes were written since the last one (at least 1)
+     * @return a copy with them
+     */
+    public StoreOptions withBatch(Duration interval, long bytes) {
+        if (interval == null || interval.toNanos() < 1000 || bytes < 1) {
+            throw new IolabException("bad batch thresholds " + interval + " / " + bytes
+                    + " bytes: use an interval of at least 1 µs and at least 1 byte");
+        }
+        return new StoreOptions(backend, durability, interval, bytes, checkpoint, redoLimit, opener, journalTweak);
+    }
+
+    /**
+     * @param value write the index checkpoint file {@code FILE.idx} at every checkpoint, so that an open loads
+     *        the index instead of scanning the data file (true by default); false: every open scans
+     * @return a copy with it
+     */
+    public StoreOptions withCheckpoint(boolean value) {
+        return new StoreOptions(backend, durability, batchInterval, batchBytes, value, redoLimit, opener,
+                journalTweak);
+    }
+
+    /**
+     * @param bytes a checkpoint runs once the redo log holds this many bytes (at least 4096; default 64 MiB)
+     * @return a copy with it
+     */
+    public StoreOptions withRedoLimit(long bytes) {
+        if (bytes < 4096) {
+            throw new IolabException("bad redo limit " + bytes + ": use at least 4096 bytes");
+        }
+        return new StoreOptions(backend, durability, batchInterval, batchBytes, checkpoint, bytes, opener,
+                journalTweak);
+    }
+
+    /** Tests: open the data file through {@code value} instead of the backend. */
+    StoreOptions withOpener(FileOpener value) {
+        return new StoreOptions(backend, durability, batchInterval, batchBytes, checkpoint, redoLimit, value,
+                journalTweak);
+    }
+
+    /** Tests: change the redo log's journal options (e.g. to open its segments through a faulty opener). */
+    StoreOptions withJournalTweak(UnaryOperator<JournalOptions> value) {
+        return new StoreOptions(backend, durability, batchInterval, batchBytes, checkpoint, redoLimit, opener,
+                value);
+    }
+
+    /** @return the storage backend */
+    public Backend backend() {
+        return backend;
+    }
+
+    /** @return the durability level */
+    public Durability durability() {
+        return durability;
+    }
+
+    /** @return the longest time between an operation and its group commit ({@link Durability#BATCH}) */
+    public Duration batchInterval() {
+        return batchInterval;
+    }
+
+    /** @return the redo bytes that trigger a group commit in the writing thread ({@link Durability#BATCH}) */
+    public long batchBytes() {
+        return batchBytes;
+    }
+
+    /** @return whether checkpoints write the index file {@code FILE.idx} */
+    public boolean checkpoint() {
+        return checkpoint;
+    }
+
+    /** @return the redo log size that triggers a checkpoint */
+    public long redoLimit() {
+        return redoLimit;
+    }
+
+    FileOpener opener() {
+        return opener != null ? opener : backend::open;
+    }
+
+    JournalOptions journalOptions() {
+        JournalOptions j = JournalOptions.defaults().withBackend(backend)
+                .withDurability(durability == Durability.ALWAYS ? Durability.ALWAYS : Durability.BATCH)
+                .withBatch(batchInterval, batchBytes);
+        return journalTweak == null ? j : journalTweak.apply(j);
+    }
+
+    @Override
+    public String toString() {
+        return "StoreOptions[backend=" + backend + ", durability=" + durability + ", batch=" + batchInterval + "/"
+                + batchBytes + " bytes, checkpoint=" + checkpoint + ", redoLimit=" + redoLimit + "]";
+    }
+}

@@ -1,0 +1,133 @@
+package org.iolab.store;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.iolab.IolabException;
+import org.iolab.journal.Journal;
+import org.iolab.journal.JournalOptions;
+import org.iolab.journal.VerifyReport;
+import org.iolab.storage.Backend;
+import org.iolab.storage.StorageFile;
+
+/** {@link Store#verify(Path)}: reads everything, changes nothing. */
+final class Verifier {
+    private Verifier() {
+    }
+
+    static StoreReport verify(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new IolabException("no store file " + file + ": give the data file a store was opened with");
+        }
+        List<StoreReport.Problem> problems = new ArrayList<>();
+        try (StorageFile f = Backend.DEFAULT.open(file, false)) {
+            long size = f.size();
+            if (size < Header.COPY_B + Header.SIZE) {
+                problems.add(new StoreReport.Problem(file, 0, "the file is only " + size
+                        + " bytes long, too short for the header page", false));
+                return new StoreReport(file, 0, 0, 0, 0, problems);
+            }
+            ByteBuffer page = ByteBuffer.allocate(Header.COPY_B + Header.SIZE).order(ByteOrder.LITTLE_ENDIAN);
+            f.read(0, page);
+            Header a = Header.decode(page, Header.COPY_A);
+            Header b = Header.decode(page, Header.COPY_B);
+            if (a == null && b == null) {
+                problems.add(new StoreReport.Problem(file, 0, "neither header copy (offsets 0 and 512) is valid",
+                        false));
+                return new StoreReport(file, 0, 0, 0, 0, problems);
+            }
+            for (int at : new int[] {Header.COPY_A, Header.COPY_B}) {
+                if ((at == 0 ? a : b) == null && !zero(page, at)) {
+                    problems.add(new StoreReport.Problem(file, at, "header copy at " + at
+                            + " is invalid (a torn header write?); the other copy is used", true));
+                }
+            }
+            Header h = a == null || (b != null && b.generation() > a.generation()) ? b : a;
+            long redo = redoRecords(file, h.checkpointSeq(), problems);
+            boolean clean = h.clean() && redo == 0;
+            if (!clean) {
+                problems.add(new StoreReport.Problem(file, 0, "not closed cleanly (" + redo
+                        + " operations in the redo log); the next open recovers", true));
+            } else {
+                String[] why = new String[1];
+                if (IndexFile.load(file, h, why) == null) {
+                    problems.add(new StoreReport.Problem(IndexFile.of(file), 0, why[0]
+                            + "; the next open rebuilds the index by a scan", true));
+                }
+                if (size < h.dataEnd()) {
+                    problems.add(new StoreReport.Problem(file, size, "the file ends before its data end "
+                            + h.dataEnd() + " (truncated)", false));
+                }
+            }
+            long end = clean ? Math.min(h.dataEnd(), size) : size;
+            long[] counts = new long[2];
+            long found = new Scanner(f).walk(Slots.DATA_START, end,
+                    new Scanner.Policy(!clean, !clean, h.checkpointSeq(), Long.MAX_VALUE, true), new Scanner.Sink() {
+                        @Override
+                        public void live(long offset, int slotLength, long seq, ByteBuffer buf, int at, int k,
+                                int v) {
+                            counts[0]++;
+                        }
+
+                        @Override
+                        public void free(long offset, int slotLength, long seq) {
+                            counts[1]++;
+                        }
+
+                        @Override
+                        public boolean damaged(long offset, long length, String what) {
+                            problems.add(new StoreReport.Problem(file, offset, what, false));
+                            return true;
+                        }
+                    });
+            return new StoreReport(file, counts[0], counts[1], found, redo, problems);
+        }
+    }
+
+    private static boolean zero(ByteBuffer page, int at) {
+        for (int i = at; i < at + Header.SIZE; i++) {
+            if (page.get(i) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static long redoRecords(Path file, long cpSeq, List<StoreReport.Problem> problems) {
+        Path wal = file.resolveSibling(file.getFileName() + ".wal");
+        if (!Files.isDirectory(wal)) {
+            return 0;
+        }
+        try (Stream<Path> s = Files.list(wal)) {
+            if (s.noneMatch(p -> p.getFileName().toString().endsWith(".seg"))) {
+                return 0;
+            }
+        } catch (java.io.IOException e) {
+            throw IolabException.io("list the redo log", wal, e);
+        }
+        VerifyReport report = Journal.verify(wal);
+        for (VerifyReport.Problem p : report.problems()) {
+            problems.add(new StoreReport.Problem(p.file(), p.offset(), "redo log: " + p.what(), p.recoverable()));
+        }
+        if (!report.ok()) {
+            return 0;
+        }
+        long[] n = {0};
+        try (Journal j = Journal.openReadOnly(wal, JournalOptions.defaults())) {
+            j.read(0, (seq, payload) -> {
+                if (payload.remaining() >= Redo.HEADER
+                        && payload.order(ByteOrder.LITTLE_ENDIAN).getLong(payload.position() + 8) > cpSeq) {
+                    n[0]++;
+                }
+                return true;
+            });
+        } catch (IolabException e) {
+            problems.add(new StoreReport.Problem(wal, 0, "redo log unreadable: " + e.getMessage(), false));
+        }
+        return n[0];
+    }
+}

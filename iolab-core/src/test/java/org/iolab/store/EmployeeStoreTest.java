@@ -1,0 +1,72 @@
+package org.iolab.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+import org.iolab.storage.Backend;
+import org.iolab.storage.Durability;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Bruno's employee workload as a tutorial: put, scan and decode, get, delete half, reinsert, reopen. */
+@Timeout(120)
+class EmployeeStoreTest {
+    private static final int N = 20_000;
+
+    @TempDir
+    Path tmp;
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void brunosEmployeesRoundTripAndReuseTheirSpace(Backend backend) {
+        Path file = tmp.resolve("employees.store");
+        StoreOptions options = StoreOptions.defaults().withBackend(backend).withDurability(Durability.BATCH);
+        long sizeAfterPut;
+        try (TypedStore<String, Employee> emps = new TypedStore<>(Store.open(file, options), TypedStore.utf8(),
+                Employee.VALUE)) {
+            for (int i = 0; i < N; i++) {
+                Employee e = Employee.of(i);
+                emps.put(e.last(), e);
+            }
+            Set<Integer> ids = new HashSet<>();
+            assertEquals(N, emps.scan((last, e) -> {
+                assertEquals(last, e.last());
+                assertEquals(Employee.of(e.id() - 2000), e);
+                ids.add(e.id());
+            }));
+            assertEquals(N, ids.size());
+            for (int i = N - 1; i >= 0; i -= 7) {
+                assertEquals(Employee.of(i), emps.get("Doe" + i));
+            }
+            sizeAfterPut = emps.store().stats().dataEnd();
+            for (int i = 0; i < N; i += 2) {
+                assertTrue(emps.delete("Doe" + i) > 0);
+            }
+            assertEquals(N / 2, emps.store().size());
+            for (int i = N; i < N + N / 2; i++) {
+                Employee e = Employee.of(i);
+                emps.put(e.last(), e);
+            }
+            StoreStats st = emps.store().stats();
+            // the new keys are one byte longer than the freed ones, which mostly still fit their 8-byte-aligned slots
+            assertTrue(st.dataEnd() <= sizeAfterPut * 1.05, st.toString());
+        }
+        try (TypedStore<String, Employee> emps = new TypedStore<>(Store.open(file, options), TypedStore.utf8(),
+                Employee.VALUE)) {
+            assertEquals(N, emps.store().size());
+            assertNull(emps.get("Doe0"));
+            assertFalse(emps.contains("Doe2"));
+            assertEquals(Employee.of(1), emps.get("Doe1"));
+            assertEquals(Employee.of(N + 5), emps.get("Doe" + (N + 5)));
+            StoreStats st = emps.store().stats();
+            assertTrue(st.fileSize() <= 1.5 * st.liveBytes(), st.toString());
+        }
+    }
+}
