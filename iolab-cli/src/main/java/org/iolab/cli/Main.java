@@ -5,11 +5,14 @@ import org.iolab.IolabException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** The {@code iolab} command: {@code bench}, {@code methods}, {@code report}, {@code compare}, {@code journal}. */
+/**
+ * The {@code iolab} command: {@code bench}, {@code methods}, {@code report}, {@code compare}, {@code journal},
+ * {@code store}.
+ */
 @Command(name = "iolab", mixinStandardHelpOptions = true, version = "iolab 0.1.0",
         description = "Measures the fastest correct way to read and write files from the JVM on this machine.",
         subcommands = {BenchCommand.class, MethodsCommand.class, ReportCommand.class, CompareCommand.class,
-                JournalCommand.class})
+                JournalCommand.class, StoreCommand.class})
 public final class Main implements Runnable {
     /** Exit code for bad input or a problem the user can fix. */
     public static final int USER_ERROR = 2;

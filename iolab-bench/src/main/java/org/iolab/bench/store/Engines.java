@@ -1,6 +1,5 @@
 package org.iolab.bench.store;
 
-import java.lang.reflect.InvocationTargetException;
 import java.util.List;
 import org.iolab.IolabException;
 import org.iolab.storage.Backend;
@@ -10,8 +9,6 @@ public final class Engines {
     /** The peers and the baseline, in the order the report lists them. */
     public static final List<String> PEERS = List.of("bruno-mbb", "mvstore", "mapdb", "rocksdb", "lmdb", "sqlite",
             "chronicle-map");
-
-    private static final String IOLAB_CLASS = "org.iolab.bench.store.IolabStoreEngine";
 
     private Engines() {
     }
@@ -32,7 +29,6 @@ public final class Engines {
     /**
      * @param name an engine name, see {@link #names()}
      * @return a new, closed engine
-     * @throws EngineNotRunnableException for {@code iolab*} when iolab's store adapter is not compiled in
      * @throws IolabException for an unknown name, listing the known ones
      */
     public static KvEngine create(String name) {
@@ -62,22 +58,7 @@ public final class Engines {
         }
     }
 
-    // The adapter lives in IolabStoreEngine.java.txt until branch 'store' is merged; it is looked up by name
-    // (a plain public constructor, no access checks bypassed) so this class compiles with or without it.
     private static KvEngine iolab(Backend backend) {
-        Class<?> c;
-        try {
-            c = Class.forName(IOLAB_CLASS);
-        } catch (ClassNotFoundException e) {
-            throw new EngineNotRunnableException("iolab", "IolabStoreEngine is not compiled in; after merging branch "
-                    + "'store', rename iolab-bench/.../store/IolabStoreEngine.java.txt to IolabStoreEngine.java", e);
-        }
-        try {
-            return (KvEngine) c.getConstructor(Backend.class).newInstance(backend);
-        } catch (InvocationTargetException e) {
-            throw new IolabException("engine iolab: " + e.getCause(), e.getCause());
-        } catch (ReflectiveOperationException e) {
-            throw new IolabException("engine iolab: " + IOLAB_CLASS + " has no public (Backend) constructor: " + e, e);
-        }
+        return new IolabStoreEngine(backend);
     }
 }

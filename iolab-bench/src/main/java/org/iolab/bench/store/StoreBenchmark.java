@@ -58,7 +58,7 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 @State(Scope.Thread)
 public class StoreBenchmark {
     /** Engine name, see {@link Engines#names()}: {@code iolab}, {@code iolab-<backend>}, or a peer. */
-    @Param({"bruno-mbb", "mvstore", "mapdb", "rocksdb", "lmdb", "sqlite", "chronicle-map"})
+    @Param({"iolab", "bruno-mbb", "mvstore", "mapdb", "rocksdb", "lmdb", "sqlite", "chronicle-map"})
     public String engine;
 
     /** {@code none}, {@code batch} or {@code always} (use fewer {@code records} with always). */

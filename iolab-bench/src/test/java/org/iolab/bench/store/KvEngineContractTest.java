@@ -26,12 +26,13 @@ class KvEngineContractTest {
     @TempDir
     Path dir;
 
+    /** iolab's store over every backend, then the peers. */
     static Stream<String> engines() {
-        return Engines.PEERS.stream();
+        return Engines.names().stream();
     }
 
     static Stream<Arguments> enginesAndLevels() {
-        return Engines.PEERS.stream().flatMap(e -> Stream.of(Durability.values()).map(d -> Arguments.of(e, d)));
+        return Engines.names().stream().flatMap(e -> Stream.of(Durability.values()).map(d -> Arguments.of(e, d)));
     }
 
     @ParameterizedTest(name = "{0} {1}")

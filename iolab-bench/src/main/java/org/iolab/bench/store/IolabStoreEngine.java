@@ -11,9 +11,8 @@ import org.iolab.store.StoreOptions;
  * iolab's record store ({@code org.iolab.store.Store}, branch {@code store}) over one of iolab's storage
  * backends, in the file {@code store.iolab}.
  *
- * <p>NOT COMPILED on branch {@code peers} (the store does not exist there): after merging {@code store},
- * rename this file to {@code IolabStoreEngine.java}; {@link Engines} then finds it (engine names
- * {@code iolab} for the default backend and {@code iolab-<backend>}, e.g. {@code iolab-mapped}).
+ * <p>{@link Engines} names it {@code iolab} for the default backend and {@code iolab-<backend>} otherwise,
+ * e.g. {@code iolab-mapped}.
  *
  * <p>Durability is the store's own {@link Durability}, passed through: NONE syncs nothing before close,
  * BATCH group-commits (a sync every 1 MiB or 2 ms, the journal's policy), ALWAYS syncs every put and
@@ -60,10 +59,14 @@ public final class IolabStoreEngine implements KvEngine {
 
     @Override
     public long scan(Visitor visitor) {
+        // the store's scan visits every record; once the visitor says stop, the rest are skipped unseen
         long[] n = {0};
+        boolean[] stopped = {false};
         store.scan((ByteBuffer k, ByteBuffer v) -> {
-            n[0]++;
-            return visitor.visit(k, v);
+            if (!stopped[0]) {
+                n[0]++;
+                stopped[0] = !visitor.visit(k, v);
+            }
         });
         return n[0];
     }

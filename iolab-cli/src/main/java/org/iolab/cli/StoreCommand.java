@@ -1,0 +1,371 @@
+package org.iolab.cli;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicReference;
+import org.iolab.IolabException;
+import org.iolab.storage.Backend;
+import org.iolab.storage.Durability;
+import org.iolab.store.CompactResult;
+import org.iolab.store.Store;
+import org.iolab.store.StoreOptions;
+import org.iolab.store.StoreReport;
+import org.iolab.store.StoreStats;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code iolab store}: load, get, dump, verify, repair, compact and describe a keyed record store file. Keys and
+ * values are bytes; on the command line they are the bytes of a line: {@code load} reads {@code KEY<TAB>VALUE}
+ * lines (a line {@code -KEY} deletes KEY), {@code dump} prints them back the same way.
+ */
+@Command(name = "store", mixinStandardHelpOptions = true,
+        description = "Crash-safe keyed record store: load, get, dump, verify, repair, compact, stats.",
+        subcommands = {StoreCommand.Load.class, StoreCommand.Get.class, StoreCommand.Dump.class,
+                StoreCommand.Verify.class, StoreCommand.Repair.class, StoreCommand.Compact.class,
+                StoreCommand.Stats.class})
+public final class StoreCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    /** Creates the command (picocli instantiates it). */
+    public StoreCommand() {
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    private static Path existing(Path file) {
+        if (Files.isDirectory(file)) {
+            throw new IolabException("store file " + file + " is a directory: give the store's file");
+        }
+        if (!Files.isRegularFile(file)) {
+            throw new IolabException("no store file " + file + ": create it with 'iolab store load " + file + "'");
+        }
+        return file;
+    }
+
+    private static Store open(Path file, String backend, Durability durability) {
+        StoreOptions o = StoreOptions.defaults().withDurability(durability);
+        if (backend != null) {
+            o = o.withBackend(Backend.parse(backend));
+        }
+        return Store.open(file, o);
+    }
+
+    private static void write(OutputStream out, ByteBuffer b) throws IOException {
+        if (b.hasArray()) {
+            out.write(b.array(), b.arrayOffset() + b.position(), b.remaining());
+        } else {
+            byte[] bytes = new byte[b.remaining()];
+            b.duplicate().get(bytes);
+            out.write(bytes);
+        }
+    }
+
+    /** The options every command that opens a store shares. */
+    static final class Target {
+        @Parameters(index = "0", paramLabel = "FILE", description = "the store file")
+        Path file;
+
+        @Option(names = "--backend", paramLabel = "NAME",
+                description = "raf, channel-heap, channel-direct, mapped or segment (default: segment)")
+        String backend;
+    }
+
+    /** {@code iolab store load}. */
+    @Command(name = "load", mixinStandardHelpOptions = true,
+            description = "Reads KEY<TAB>VALUE lines from standard input (a line -KEY deletes KEY) and prints"
+                    + " 'ok KEY' for each once it is durable at the chosen level.")
+    static final class Load implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "FILE", description = "the store file (created when missing)")
+        Path file;
+
+        @Option(names = "--backend", paramLabel = "NAME",
+                description = "raf, channel-heap, channel-direct, mapped or segment (default: segment)")
+        String backend;
+
+        @Option(names = "--durability", paramLabel = "LEVEL", defaultValue = "batch",
+                description = "none, batch or always (default: ${DEFAULT-VALUE})")
+        String durability;
+
+        /** One acknowledged line: the key to print and the sequence that must be durable first (-1: none). */
+        private record Ack(byte[] key, long seq) {
+        }
+
+        private static final Ack END = new Ack(new byte[0], -1);
+
+        @Override
+        public Integer call() throws Exception {
+            Durability level = Durability.parse(durability);
+            if (Files.isDirectory(file)) {
+                throw new IolabException("store file " + file + " is a directory: give a file name");
+            }
+            OutputStream out = new BufferedOutputStream(System.out, 1 << 16);
+            long lineNo = 0;
+            try (Store store = open(file, backend, level);
+                    InputStream in = new BufferedInputStream(System.in, 1 << 16)) {
+                BlockingQueue<Ack> acks = new ArrayBlockingQueue<>(1 << 16);
+                AtomicReference<Throwable> failure = new AtomicReference<>();
+                Thread printer = Thread.ofPlatform().name("store-ack").start(() -> {
+                    try {
+                        printAcks(store, level, acks, out);
+                    } catch (Throwable t) {
+                        failure.set(t);
+                    }
+                });
+                IolabException bad = null;
+                try {
+                    JournalCommand.LineReader lines = new JournalCommand.LineReader(in);
+                    for (byte[] line; (line = lines.next()) != null && failure.get() == null; ) {
+                        lineNo++;
+                        int tab = indexOf(line, (byte) '\t');
+                        Ack ack;
+                        if (tab >= 0) {
+                            byte[] key = java.util.Arrays.copyOf(line, tab);
+                            byte[] value = java.util.Arrays.copyOfRange(line, tab + 1, line.length);
+                            ack = new Ack(key, store.put(key, value));
+                        } else if (line.length > 1 && line[0] == '-') {
+                            byte[] key = java.util.Arrays.copyOfRange(line, 1, line.length);
+                            ack = new Ack(key, store.delete(key));
+                        } else {
+                            bad = new IolabException("line " + lineNo + " of standard input is neither KEY<TAB>VALUE"
+                                    + " nor -KEY: " + preview(line) + "; the lines before it were applied");
+                            break;
+                        }
+                        acks.put(ack);
+                    }
+                    store.sync();
+                } finally {
+                    acks.put(END);
+                    printer.join();
+                }
+                Throwable t = failure.get();
+                if (t instanceof RuntimeException e) {
+                    throw e;
+                } else if (t != null) {
+                    throw new IllegalStateException(t);
+                }
+                if (bad != null) {
+                    throw bad;
+                }
+            } finally {
+                out.flush();
+            }
+            return 0;
+        }
+
+        /** Prints each ack once its operation is durable; with BATCH it waits for the group commits. */
+        private static void printAcks(Store store, Durability level, BlockingQueue<Ack> acks, OutputStream out)
+                throws Exception {
+            byte[] ok = "ok ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            for (;;) {
+                Ack a = acks.take();
+                if (a == END) {
+                    out.flush();
+                    return;
+                }
+                if (a.seq() >= 0 && level != Durability.NONE) {
+                    if (a.seq() > store.durableSequence()) {
+                        out.flush();
+                        store.awaitDurable(a.seq());
+                    }
+                }
+                out.write(ok);
+                out.write(a.key());
+                out.write('\n');
+                if (acks.isEmpty()) {
+                    out.flush();
+                }
+            }
+        }
+
+        private static int indexOf(byte[] b, byte x) {
+            for (int i = 0; i < b.length; i++) {
+                if (b[i] == x) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        private static String preview(byte[] line) {
+            String s = new String(line, 0, Math.min(line.length, 60), java.nio.charset.StandardCharsets.UTF_8);
+            return "'" + s + (line.length > 60 ? "...'" : "'");
+        }
+    }
+
+    /** {@code iolab store get}. */
+    @Command(name = "get", mixinStandardHelpOptions = true,
+            description = "Prints the value of KEY; exit 1 when the store has no such key.")
+    static final class Get implements Callable<Integer> {
+        @CommandLine.Mixin
+        Target target;
+
+        @Parameters(index = "1", paramLabel = "KEY", description = "the key")
+        String key;
+
+        @Override
+        public Integer call() throws IOException {
+            byte[] value;
+            try (Store store = open(existing(target.file), target.backend, Durability.NONE)) {
+                value = store.get(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            }
+            if (value == null) {
+                System.err.println("iolab: no key '" + key + "' in " + target.file);
+                return Main.FAILED;
+            }
+            System.out.write(value);
+            System.out.write('\n');
+            System.out.flush();
+            return 0;
+        }
+    }
+
+    /** {@code iolab store dump}. */
+    @Command(name = "dump", mixinStandardHelpOptions = true,
+            description = "Prints KEY<TAB>VALUE for every live record, in file order.")
+    static final class Dump implements Callable<Integer> {
+        @CommandLine.Mixin
+        Target target;
+
+        @Override
+        public Integer call() throws IOException {
+            OutputStream out = new BufferedOutputStream(System.out, 1 << 16);
+            try (Store store = open(existing(target.file), target.backend, Durability.NONE)) {
+                IOException[] failed = {null};
+                store.scan((k, v) -> {
+                    if (failed[0] == null) {
+                        try {
+                            write(out, k);
+                            out.write('\t');
+                            write(out, v);
+                            out.write('\n');
+                        } catch (IOException e) {
+                            failed[0] = e;
+                        }
+                    }
+                });
+                if (failed[0] != null) {
+                    throw failed[0];
+                }
+            }
+            out.flush();
+            return 0;
+        }
+    }
+
+    /** {@code iolab store verify}. */
+    @Command(name = "verify", mixinStandardHelpOptions = true,
+            description = "Checks every record; exit 0 when all is well, 1 with a report when not.")
+    static final class Verify implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "FILE", description = "the store file")
+        Path file;
+
+        @Override
+        public Integer call() {
+            StoreReport report = Store.verify(existing(file));
+            String counts = report.liveRecords() + " live records, " + report.holes() + " holes";
+            if (report.ok()) {
+                System.out.println("ok: " + counts);
+                for (StoreReport.Problem p : report.problems()) {
+                    System.out.println("note: " + p);
+                }
+                return 0;
+            }
+            long bad = report.problems().stream().filter(p -> !p.recoverable()).count();
+            System.out.println("damaged: " + bad + (bad == 1 ? " problem" : " problems") + " (" + counts
+                    + " readable); run 'iolab store repair' to drop the damaged records");
+            for (StoreReport.Problem p : report.problems()) {
+                System.out.println(p);
+            }
+            return Main.FAILED;
+        }
+    }
+
+    /** {@code iolab store repair}. */
+    @Command(name = "repair", mixinStandardHelpOptions = true,
+            description = "Drops the damaged records (and reports them) so the store opens again; refused while"
+                    + " a writer has it open.")
+    static final class Repair implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "FILE", description = "the store file")
+        Path file;
+
+        @Override
+        public Integer call() {
+            StoreReport report = Store.repair(existing(file));
+            long dropped = report.problems().stream().filter(p -> !p.recoverable()).count();
+            if (dropped == 0) {
+                System.out.println("nothing to repair: " + report.liveRecords() + " live records");
+                return 0;
+            }
+            for (StoreReport.Problem p : report.problems()) {
+                if (!p.recoverable()) {
+                    System.out.println("dropped: " + p);
+                }
+            }
+            StoreReport now = Store.verify(file);
+            System.out.println("kept " + now.liveRecords() + " live records");
+            return 0;
+        }
+    }
+
+    /** {@code iolab store compact}. */
+    @Command(name = "compact", mixinStandardHelpOptions = true,
+            description = "Rewrites the live records without holes; prints the sizes before and after.")
+    static final class Compact implements Callable<Integer> {
+        @CommandLine.Mixin
+        Target target;
+
+        @Override
+        public Integer call() {
+            CompactResult r;
+            try (Store store = open(existing(target.file), target.backend, Durability.BATCH)) {
+                r = store.compact();
+            }
+            System.out.printf(Locale.ROOT, "compacted %s: %d records, %d -> %d bytes (%.1f ms)%n", target.file,
+                    r.records(), r.sizeBefore(), r.sizeAfter(), r.nanos() / 1e6);
+            return 0;
+        }
+    }
+
+    /** {@code iolab store stats}. */
+    @Command(name = "stats", mixinStandardHelpOptions = true,
+            description = "Live records, free bytes, holes, file size and fragmentation of a store.")
+    static final class Stats implements Callable<Integer> {
+        @CommandLine.Mixin
+        Target target;
+
+        @Override
+        public Integer call() {
+            StoreStats s;
+            try (Store store = open(existing(target.file), target.backend, Durability.NONE)) {
+                s = store.stats();
+            }
+            System.out.println("file:           " + target.file);
+            System.out.println("live records:   " + s.liveRecords());
+            System.out.println("live bytes:     " + s.liveBytes() + " (keys and values)");
+            System.out.println("stored bytes:   " + s.storedBytes() + " (live records with their headers)");
+            System.out.println("free bytes:     " + s.freeBytes());
+            System.out.println("holes:          " + s.holes());
+            System.out.println("file size:      " + s.fileSize());
+            System.out.printf(Locale.ROOT, "fragmentation:  %.1f%% of the file is free%n", 100 * s.fragmentation());
+            System.out.println("last sequence:  " + s.lastSequence());
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,225 @@
+package org.iolab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.iolab.cli.JournalCliIT.Child;
+import org.iolab.cli.JournalCliIT.Run;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Runs {@code iolab store ...} from target/iolab.jar as child processes, SIGKILL included. */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class StoreCliIT {
+    private static Run iolab(String stdin, String... args) throws Exception {
+        return JournalCliIT.iolab(stdin, args);
+    }
+
+    private static void assertUserError(Run r, String offending) {
+        String all = r.out() + r.err();
+        assertEquals(2, r.exit(), all);
+        List<String> lines = r.err().lines().filter(l -> !l.isBlank()).toList();
+        assertEquals(1, lines.size(), r.err());
+        assertTrue(lines.getFirst().startsWith("iolab: "), lines.getFirst());
+        assertTrue(lines.getFirst().contains(offending), "names '" + offending + "': " + lines.getFirst());
+        assertFalse(all.contains("Exception"), all);
+        assertFalse(all.contains("\tat "), all);
+    }
+
+    private static String puts(int from, int to, String suffix) {
+        return IntStream.range(from, to).mapToObj(i -> "key-" + i + "\tvalue-" + i + suffix + "\n")
+                .collect(Collectors.joining());
+    }
+
+    private static String oks(int from, int to) {
+        return IntStream.range(from, to).mapToObj(i -> "ok key-" + i + "\n").collect(Collectors.joining());
+    }
+
+    @Test
+    void loadGetDumpDeleteAtEveryDurability(@TempDir Path tmp) throws Exception {
+        for (String level : List.of("none", "batch", "always")) {
+            Path file = tmp.resolve(level + ".store");
+            Run load = iolab(puts(0, 50, ""), "store", "load", file.toString(), "--durability", level);
+            assertEquals(0, load.exit(), load.err());
+            assertEquals(oks(0, 50), load.out());
+            Run update = iolab("key-3\tnew\n-key-4\n-absent\n", "store", "load", file.toString(),
+                    "--durability", level);
+            assertEquals(0, update.exit(), update.err());
+            assertEquals("ok key-3\nok key-4\nok absent\n", update.out());
+            Run get = iolab("", "store", "get", file.toString(), "key-3");
+            assertEquals(0, get.exit(), get.err());
+            assertEquals("new\n", get.out());
+            Run missing = iolab("", "store", "get", file.toString(), "key-4");
+            assertEquals(1, missing.exit());
+            assertEquals("", missing.out());
+            Run dump = iolab("", "store", "dump", file.toString());
+            assertEquals(0, dump.exit(), dump.err());
+            List<String> lines = dump.out().lines().sorted().toList();
+            List<String> expected = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                if (i != 4) {
+                    expected.add("key-" + i + "\t" + (i == 3 ? "new" : "value-" + i));
+                }
+            }
+            assertEquals(expected.stream().sorted().toList(), lines);
+            Run stats = iolab("", "store", "stats", file.toString());
+            assertEquals(0, stats.exit(), stats.err());
+            assertTrue(stats.out().contains("live records:   49"), stats.out());
+            assertEquals(0, iolab("", "store", "verify", file.toString()).exit());
+        }
+    }
+
+    @Test
+    void deletingHalfAndReloadingReusesTheSpace(@TempDir Path tmp) throws Exception {
+        Path file = tmp.resolve("s");
+        assertEquals(0, iolab(puts(0, 2000, "-xxxxxxxx"), "store", "load", file.toString()).exit());
+        long size = Files.size(file);
+        String deletes = IntStream.range(0, 2000).filter(i -> i % 2 == 0).mapToObj(i -> "-key-" + i + "\n")
+                .collect(Collectors.joining());
+        assertEquals(0, iolab(deletes, "store", "load", file.toString()).exit());
+        assertTrue(iolab("", "store", "stats", file.toString()).out().contains("holes:"));
+        String reinsert = IntStream.range(0, 2000).filter(i -> i % 2 == 0)
+                .mapToObj(i -> "key-" + i + "\tvalue-" + i + "-yyyyyyyy\n").collect(Collectors.joining());
+        assertEquals(0, iolab(reinsert, "store", "load", file.toString()).exit());
+        assertEquals(size, Files.size(file), "the reinserted records reuse the freed space");
+        Run compact = iolab("", "store", "compact", file.toString());
+        assertEquals(0, compact.exit(), compact.err());
+        assertEquals(2000, iolab("", "store", "dump", file.toString()).out().lines().count());
+    }
+
+    @Test
+    void badInputIsOneLineAndExitTwo(@TempDir Path tmp) throws Exception {
+        Path file = tmp.resolve("s");
+        Run bad = iolab("a\t1\nnot a command\nb\t2\n", "store", "load", file.toString());
+        assertUserError(bad, "line 2");
+        assertEquals("ok a\n", bad.out(), "the line before the bad one was applied and acknowledged");
+        assertEquals("1\n", iolab("", "store", "get", file.toString(), "a").out());
+        assertUserError(iolab("", "store", "get", tmp.resolve("missing").toString(), "a"), "missing");
+        assertUserError(iolab("", "store", "dump", tmp.toString()), "directory");
+        assertUserError(iolab("", "store", "load", file.toString(), "--durability", "sometimes"), "sometimes");
+        Files.write(tmp.resolve("garbage"), new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9});
+        Run garbage = iolab("", "store", "get", tmp.resolve("garbage").toString(), "a");
+        assertFalse(garbage.exit() == 0, garbage.out());
+        assertFalse((garbage.out() + garbage.err()).contains("\tat "), garbage.err());
+    }
+
+    @Test
+    void verifyFindsAFlippedByte(@TempDir Path tmp) throws Exception {
+        Path file = tmp.resolve("s");
+        assertEquals(0, iolab(puts(0, 300, ""), "store", "load", file.toString()).exit());
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            long at = 4096 + 3000;
+            ByteBuffer b = ByteBuffer.allocate(1);
+            ch.read(b, at);
+            ch.write(ByteBuffer.wrap(new byte[] {(byte) (b.get(0) ^ 0x20)}), at);
+        }
+        Run verify = iolab("", "store", "verify", file.toString());
+        assertEquals(1, verify.exit(), verify.out());
+        assertTrue(verify.out().contains(file.toString()) && verify.out().contains("offset"), verify.out());
+        Run repair = iolab("", "store", "repair", file.toString());
+        assertEquals(0, repair.exit(), repair.err());
+        assertTrue(repair.out().contains("dropped"), repair.out());
+        assertEquals(0, iolab("", "store", "verify", file.toString()).exit());
+        long kept = iolab("", "store", "dump", file.toString()).out().lines().count();
+        assertTrue(kept >= 290 && kept < 300, "only the damaged records are dropped: " + kept);
+    }
+
+    /**
+     * SIGKILLs {@code store load} at random moments while it is fed puts and deletes: every operation it
+     * acknowledged is reflected afterwards (oracle: the acknowledged prefix of the input).
+     */
+    @Test
+    void killedLoadersLoseNoAcknowledgedOperation(@TempDir Path tmp) throws Exception {
+        Random random = new Random(20261123L);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        for (String level : List.of("always", "batch")) {
+            Path file = tmp.resolve(level + ".store");
+            Map<String, String> model = new HashMap<>();
+            int next = 0;
+            for (int round = 0; round < 6 && System.nanoTime() < deadline; round++) {
+                final int start = next;
+                List<String> inputs = new ArrayList<>();
+                for (int i = start; i < start + 200_000; i++) {
+                    int k = random.nextInt(5000);
+                    inputs.add(i % 7 == 3 ? "-k" + k : "k" + k + "\tv" + i);
+                }
+                List<String> acked;
+                try (Child child = new Child("store", "load", file.toString(), "--durability", level)) {
+                    Thread feeder = Thread.ofPlatform().daemon().start(() -> {
+                        try (OutputStream in = child.process.getOutputStream()) {
+                            for (int i = 0; i < inputs.size(); i++) {
+                                in.write((inputs.get(i) + "\n").getBytes(StandardCharsets.UTF_8));
+                                if (i % 64 == 0) {
+                                    in.flush();
+                                }
+                            }
+                        } catch (IOException e) {
+                            // killed
+                        }
+                    });
+                    String first = child.lines.poll(30, TimeUnit.SECONDS);
+                    assertTrue(first != null && first.startsWith("ok "), level + " round " + round + ": " + first);
+                    Thread.sleep(50 + random.nextInt(351));
+                    child.process.destroyForcibly();
+                    assertTrue(child.process.waitFor(10, TimeUnit.SECONDS));
+                    feeder.join(10_000);
+                    acked = new ArrayList<>();
+                    acked.add(first);
+                    acked.addAll(child.drain());
+                }
+                // acks come in input order: the first acked.size() operations are durable
+                for (int i = 0; i < acked.size(); i++) {
+                    String op = inputs.get(i);
+                    String key = op.startsWith("-") ? op.substring(1) : op.substring(0, op.indexOf('\t'));
+                    assertEquals("ok " + key, acked.get(i), level + " round " + round + ": ack " + i);
+                    if (op.startsWith("-")) {
+                        model.remove(key);
+                    } else {
+                        model.put(key, op.substring(op.indexOf('\t') + 1));
+                    }
+                }
+                Run dump = iolab("", "store", "dump", file.toString());
+                assertEquals(0, dump.exit(), dump.err());
+                Map<String, String> found = new HashMap<>();
+                dump.out().lines().forEach(l -> found.put(l.substring(0, l.indexOf('\t')),
+                        l.substring(l.indexOf('\t') + 1)));
+                // operations after the last ack may or may not have survived: replay the rest of the input
+                // prefix that explains the store, if any, else the acked model must match exactly
+                Map<String, String> expect = new HashMap<>(model);
+                boolean matched = expect.equals(found);
+                for (int i = acked.size(); !matched && i < Math.min(inputs.size(), acked.size() + 20_000); i++) {
+                    String op = inputs.get(i);
+                    if (op.startsWith("-")) {
+                        expect.remove(op.substring(1));
+                    } else {
+                        expect.put(op.substring(0, op.indexOf('\t')), op.substring(op.indexOf('\t') + 1));
+                    }
+                    matched = expect.equals(found);
+                }
+                assertTrue(matched, level + " round " + round + ": the store (" + found.size()
+                        + " keys) is not the acknowledged state or a later prefix of the input");
+                model = found;
+                assertEquals(0, iolab("", "store", "verify", file.toString()).exit());
+                next = start + inputs.size();
+            }
+        }
+    }
+}
