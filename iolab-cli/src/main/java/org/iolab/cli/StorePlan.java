@@ -41,14 +41,23 @@ final class StorePlan {
     }
 
     /**
-     * Every engine in {@code engines} at every durability, phase and the record count.
+     * Every engine in {@code engines} at every durability and phase.
      *
      * @param engines engine names
      * @param durabilities durability levels
      * @param phases phase labels
-     * @param records employees put first
+     * @param records employees put first at NONE and BATCH
+     * @param alwaysRecords employees put first at ALWAYS (every write waits for an fsync)
      */
-    record Block(List<String> engines, List<Durability> durabilities, List<String> phases, int records) {
+    record Block(List<String> engines, List<Durability> durabilities, List<String> phases, int records,
+                 int alwaysRecords) {
+        /**
+         * @param d a level
+         * @return the record count at that level
+         */
+        int records(Durability d) {
+            return d == Durability.ALWAYS ? alwaysRecords : records;
+        }
     }
 
     /**
@@ -101,7 +110,7 @@ final class StorePlan {
         List<String> synced = List.of("iolab", "sqlite", "rocksdb", "lmdb");
         return switch (profile) {
             case "smoke" -> new Study(List.of(new Block(List.of("iolab", "lmdb", "rocksdb"), none,
-                    List.of("put", "get", "reopen"), ALWAYS_RECORDS)), 0, 1);
+                    List.of("put", "get", "reopen"), ALWAYS_RECORDS, ALWAYS_RECORDS)), 0, 1);
             case "full" -> {
                 List<String> iolabs = new ArrayList<>(List.of("iolab"));
                 for (Backend b : Backend.values()) {
@@ -111,13 +120,13 @@ final class StorePlan {
                 all.addAll(Engines.PEERS);
                 List<String> syncedAll = new ArrayList<>(iolabs);
                 syncedAll.addAll(synced.subList(1, synced.size()));
-                yield new Study(List.of(new Block(all, none, phases, BRUNO_RECORDS),
-                        new Block(syncedAll, List.of(Durability.BATCH), phases, BRUNO_RECORDS),
-                        new Block(syncedAll, List.of(Durability.ALWAYS), phases, ALWAYS_RECORDS)), 2, 5);
+                yield new Study(List.of(new Block(all, none, phases, BRUNO_RECORDS, ALWAYS_RECORDS),
+                        new Block(syncedAll, List.of(Durability.BATCH, Durability.ALWAYS), phases, BRUNO_RECORDS,
+                                ALWAYS_RECORDS)), 2, 5);
             }
-            default -> new Study(List.of(new Block(defaultEngines(), none, phases, BRUNO_RECORDS),
-                    new Block(synced, List.of(Durability.BATCH), phases, BRUNO_RECORDS),
-                    new Block(synced, List.of(Durability.ALWAYS), phases, ALWAYS_RECORDS)), 1, 3);
+            default -> new Study(List.of(new Block(defaultEngines(), none, phases, BRUNO_RECORDS, ALWAYS_RECORDS),
+                    new Block(synced, List.of(Durability.BATCH, Durability.ALWAYS), phases, BRUNO_RECORDS,
+                            ALWAYS_RECORDS)), 1, 3);
         };
     }
 
@@ -135,8 +144,8 @@ final class StorePlan {
             List<String> engines = r.engines() != null ? r.engines() : b.engines();
             List<Durability> durabilities = r.durabilities() != null ? r.durabilities() : b.durabilities();
             List<String> phases = r.phases() != null ? r.phases() : b.phases();
-            int records = r.records() != null ? r.records() : b.records();
             for (Durability d : durabilities) {
+                int records = r.records() != null ? r.records() : b.records(d);
                 for (String engine : engines) {
                     for (String phase : phases) {
                         double pass = passSeconds(Phase.parse(phase), d, records);

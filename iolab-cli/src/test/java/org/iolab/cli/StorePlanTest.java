@@ -58,6 +58,17 @@ class StorePlanTest {
     }
 
     @Test
+    void aDurabilityOverrideKeepsTheRecordCountOfEachLevel() {
+        List<StorePoint> none = plan("quick", new StorePlan.Request(null, null, null, List.of(Durability.NONE),
+                null, null));
+        assertEquals(8 * 6, none.size(), "the synced block's engines are already in the first: " + none);
+        assertTrue(none.stream().allMatch(x -> x.records() == StorePlan.BRUNO_RECORDS), none.toString());
+        List<StorePoint> always = plan("quick", new StorePlan.Request(null, List.of("put"), null,
+                List.of(Durability.ALWAYS), null, null));
+        assertTrue(always.stream().allMatch(x -> x.records() == StorePlan.ALWAYS_RECORDS), always.toString());
+    }
+
+    @Test
     void fullAddsEveryIolabBackend() {
         Set<String> none = engines(plan("full", StorePlan.Request.defaults()), Durability.NONE);
         for (Backend b : Backend.values()) {
