@@ -177,6 +177,9 @@ class CliIT {
         String html = Files.readString(out.resolve("report.html"), StandardCharsets.UTF_8);
         assertTrue(html.contains("The store") && html.contains("class=\"store-targets\"")
                 && html.contains("class=\"store-none-2000\""), "the report has the store section");
+        Run again = iolab(tmp, "report", out.resolve("results.json").toString(), "--out", tmp.resolve("re")
+                .toString());
+        assertEquals(0, again.exit(), "a store-only results.json re-renders: " + again.err());
         try (Stream<Path> left = Files.list(dir)) {
             assertEquals(Set.of(), names(left), "--dir is left empty");
         }
