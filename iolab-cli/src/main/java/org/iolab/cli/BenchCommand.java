@@ -30,8 +30,20 @@ final class BenchCommand implements Callable<Integer> {
     String profile;
 
     @Option(names = "--workload", paramLabel = "WHAT", description = "file (default: the catalogue's methods),"
-            + " journal (appends, replay and latency of iolab's journal next to Chronicle Queue and fio) or all")
+            + " journal (appends, replay and latency of iolab's journal next to Chronicle Queue and fio), store (Bruno's"
+            + " employee workload on iolab's record store and the embedded peers) or all")
     String workload;
+
+    @Option(names = "--engines", paramLabel = "NAMES", description = "store engines, e.g. iolab,lmdb,rocksdb, or"
+            + " all (every iolab backend and every peer)")
+    String engines;
+
+    @Option(names = "--phases", paramLabel = "PHASES", description = "store phases: put, scan, get, delete,"
+            + " reinsert, reopen (comma list) or all")
+    String phases;
+
+    @Option(names = "--records", paramLabel = "N", description = "store: employees put first, e.g. 100000 or 100k")
+    String records;
 
     @Option(names = "--record-sizes", paramLabel = "SIZES", description = "journal record sizes, e.g. 64,1k,4k,64k")
     String recordSizes;
@@ -40,8 +52,8 @@ final class BenchCommand implements Callable<Integer> {
             + " segment,mapped, or all")
     String backends;
 
-    @Option(names = "--durability", paramLabel = "LEVELS", description = "journal durability levels: none, batch,"
-            + " always (comma list) or all")
+    @Option(names = "--durability", paramLabel = "LEVELS", description = "journal and store durability levels:"
+            + " none, batch, always (comma list) or all")
     String durability;
 
     @Option(names = "--methods", paramLabel = "IDS", description = "comma list of method ids (default: the profile's)")
@@ -131,14 +143,37 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /**
+     * @return the checked store request
+     * @throws IolabException on bad input
+     */
+    StorePlan.Request storeRequest() {
+        return new StorePlan.Request(
+                engines == null ? null : StorePlan.engines(engines),
+                phases == null ? null : StorePlan.phases(phases),
+                records == null ? null : StorePlan.records(records),
+                durability == null ? null : JournalPlan.durabilities(durability), forks, runs);
+    }
+
+    /**
      * @return the checked workload, refusing options that belong to a workload that does not run
      * @throws IolabException naming the option
      */
     Workload workload() {
         Workload w = workload == null ? Workload.FILE : Workload.parse(workload);
+        if (!w.journal() && !w.store() && durability != null) {
+            throw new IolabException("--durability is an option of the journal and store workloads; add --workload"
+                    + " journal, store (or all)");
+        }
+        if (!w.store()) {
+            for (String[] o : new String[][] {{"--engines", engines}, {"--phases", phases}, {"--records", records}}) {
+                if (o[1] != null) {
+                    throw new IolabException(o[0] + " is an option of the store workload; add --workload store"
+                            + " (or all)");
+                }
+            }
+        }
         if (!w.journal()) {
-            for (String[] o : new String[][] {{"--record-sizes", recordSizes}, {"--backends", backends},
-                    {"--durability", durability}}) {
+            for (String[] o : new String[][] {{"--record-sizes", recordSizes}, {"--backends", backends}}) {
                 if (o[1] != null) {
                     throw new IolabException(o[0] + " is an option of the journal workload; add --workload journal"
                             + " (or all)");
@@ -163,6 +198,7 @@ final class BenchCommand implements Callable<Integer> {
         Workload w = workload();
         Planner.Request r = request();
         JournalPlan.Request jr = journalRequest();
+        StorePlan.Request sr = storeRequest();
         if (dropCaches && !org.iolab.os.PageCache.canDropAll()) {
             throw new IolabException("--drop-caches needs root (cannot write /proc/sys/vm/drop_caches); run as"
                     + " root or leave it out to evict files with posix_fadvise");
@@ -170,28 +206,33 @@ final class BenchCommand implements Callable<Integer> {
         List<Point> points = w.files() ? Planner.plan(p, r, ram()) : List.of();
         JournalPlan.Plan journal = w.journal() ? JournalPlan.plan(p, jr, JournalPlan::inBuild)
                 : new JournalPlan.Plan(List.of(), List.of(), List.of(), 0, 1, List.of());
-        if (points.isEmpty() && journal.points().isEmpty()) {
+        List<StorePoint> store = w.store() ? StorePlan.plan(p, sr) : List.of();
+        if (points.isEmpty() && journal.points().isEmpty() && store.isEmpty()) {
             throw new IolabException("nothing to run: profile " + p.name() + " with these --methods has no points");
         }
         Path parent = dir != null ? dir : Path.of("").toAbsolutePath();
         checkDir(parent);
         if (!dryRun) {
-            org.iolab.os.FileSpace.requireFree(parent, Execution.spaceNeeded(points) + journal.spaceNeeded(),
-                    "benchmark files");
+            org.iolab.os.FileSpace.requireFree(parent, Execution.spaceNeeded(points) + journal.spaceNeeded()
+                    + StorePlan.spaceNeeded(store), "benchmark files");
         }
         Path results = out != null ? out : Path.of("iolab-results",
                 LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss", Locale.ROOT)));
         PrintStream err = System.err;
         double total = points.stream().mapToDouble(Point::wallSeconds).sum()
-                + journal.points().stream().mapToDouble(JournalPoint::wallSeconds).sum() + journal.afterSeconds();
+                + journal.points().stream().mapToDouble(JournalPoint::wallSeconds).sum() + journal.afterSeconds()
+                + store.stream().mapToDouble(StorePoint::wallSeconds).sum();
         if (w == Workload.FILE) {
             err.printf(Locale.ROOT, "iolab: profile %s: %d points, estimated %s%n", p.name(), points.size(),
                     minutes(total));
+        } else if (w == Workload.STORE) {
+            err.printf(Locale.ROOT, "iolab: profile %s, workload store: %d points, estimated %s%n", p.name(),
+                    store.size(), minutes(total));
         } else {
-            err.printf(Locale.ROOT, "iolab: profile %s, workload %s: %d points (%d journal) and %d latency runs,"
-                    + " estimated %s%n", p.name(), w.name().toLowerCase(Locale.ROOT),
-                    points.size() + journal.points().size(), journal.points().size(), journal.latency().size(),
-                    minutes(total));
+            err.printf(Locale.ROOT, "iolab: profile %s, workload %s: %d points (%d journal, %d store) and %d latency"
+                    + " runs, estimated %s%n", p.name(), w.name().toLowerCase(Locale.ROOT),
+                    points.size() + journal.points().size() + store.size(), journal.points().size(), store.size(),
+                    journal.latency().size(), minutes(total));
         }
         if (dryRun) {
             for (Point pt : points) {
@@ -203,12 +244,16 @@ final class BenchCommand implements Callable<Integer> {
                         jp.iterationSeconds(), jp.wallSeconds());
             }
             JournalPlan.describeAfter(journal).forEach(System.out::println);
+            for (StorePoint sp : store) {
+                System.out.printf(Locale.ROOT, "%-70s %3d x %6.2fs  ~%.1fs%n", sp.describe(), sp.runs(),
+                        sp.passSeconds(), sp.wallSeconds());
+            }
             journal.notes().forEach(System.out::println);
             return 0;
         }
         checkOut(results);
-        Execution run = new Execution(points, journal.points(), journal.afterSeconds(), parent, verbose, dropCaches,
-                err);
+        Execution run = new Execution(points, journal.points(), store, journal.afterSeconds(), parent, verbose,
+                dropCaches, err);
         Baselines baselines = new Baselines(points, Math.min(p.runs(), 3), !noLimits, err);
         JournalExtras extras = new JournalExtras(journal, !noLimits, err);
         var array = run.run((workDir, dataFiles, prepare) -> {
@@ -227,6 +272,7 @@ final class BenchCommand implements Callable<Integer> {
         ResultSet set = ResultSet.load(json);
         Results.table(Results.rows(array), System.out);
         JournalTable.print(set.journal(), System.out);
+        StoreTable.print(set.store(), System.out);
         System.out.println();
         System.out.println("results: " + json);
         List<Limit> limits = new ArrayList<>(baselines.limits());

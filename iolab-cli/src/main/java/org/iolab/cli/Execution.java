@@ -34,6 +34,7 @@ import org.openjdk.jmh.runner.options.TimeValue;
 final class Execution {
     private final List<Point> points;
     private final List<JournalPoint> journal;
+    private final List<StorePoint> store;
     private final double afterSeconds;
     private final Path parent;
     private final boolean verbose;
@@ -43,16 +44,18 @@ final class Execution {
     /**
      * @param points the file points to run
      * @param journal the journal points to run after them
+     * @param store the store points to run after those
      * @param afterSeconds estimated seconds of what runs after the points (for the progress line's ETA)
      * @param parent where the workspace is made
      * @param verbose show JMH's output
      * @param dropCaches cold passes use drop_caches
      * @param err where progress goes
      */
-    Execution(List<Point> points, List<JournalPoint> journal, double afterSeconds, Path parent, boolean verbose,
-              boolean dropCaches, PrintStream err) {
+    Execution(List<Point> points, List<JournalPoint> journal, List<StorePoint> store, double afterSeconds, Path parent,
+              boolean verbose, boolean dropCaches, PrintStream err) {
         this.points = points;
         this.journal = journal;
+        this.store = store;
         this.afterSeconds = afterSeconds;
         this.parent = parent;
         this.verbose = verbose;
@@ -98,6 +101,7 @@ final class Execution {
         System.setProperty("jmh.ignoreLock", "true");
         List<Task> tasks = new ArrayList<>(points);
         tasks.addAll(journal);
+        tasks.addAll(store);
         double total = tasks.stream().mapToDouble(Task::wallSeconds).sum() + afterSeconds;
         ProgressFormat progress = new ProgressFormat(err, total);
         List<RunResult> results = new ArrayList<>();
@@ -134,8 +138,11 @@ final class Execution {
                     }, true, java.nio.charset.StandardCharsets.UTF_8));
                 }
                 try {
-                    var opts = (p instanceof JournalPoint j ? options(j, ws.dir()) : options((Point) p, ws.dir()))
-                            .build();
+                    var opts = (switch (p) {
+                        case JournalPoint j -> options(j, ws.dir());
+                        case StorePoint sp -> options(sp, ws.dir());
+                        default -> options((Point) p, ws.dir());
+                    }).build();
                     WarmupRecorder recorder = new WarmupRecorder(verbose
                             ? OutputFormatFactory.createFormatInstance(systemOut(), VerboseMode.NORMAL) : progress);
                     for (RunResult r : new Runner(opts, recorder).run()) {
@@ -244,6 +251,27 @@ final class Execution {
             o.param("durability", p.durabilityParam());
         }
         return o;
+    }
+
+    /**
+     * @param p a store point
+     * @param dir the workspace (each iteration makes and deletes its own store folder in it)
+     * @return JMH options that run exactly that point (single shot, milliseconds per phase)
+     */
+    static ChainedOptionsBuilder options(StorePoint p, Path dir) {
+        return new OptionsBuilder()
+                .include(BenchmarkNames.includePattern(BenchmarkNames.STORE))
+                .mode(Mode.SingleShotTime)
+                .timeUnit(TimeUnit.MILLISECONDS)
+                .warmupIterations(p.warmups())
+                .measurementIterations(p.runs())
+                .forks(p.forks())
+                .shouldFailOnError(true)
+                .param("engine", p.engine())
+                .param("durability", p.durabilityParam())
+                .param("phase", p.phase())
+                .param("records", Integer.toString(p.records()))
+                .param(BenchmarkNames.PARAM_DIR, dir.toString());
     }
 
     private String evict() {

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import org.iolab.IolabException;
 import org.iolab.Sizes;
+import org.iolab.bench.BenchmarkNames;
 import org.iolab.catalogue.Catalogue;
 import org.iolab.catalogue.Kind;
 import org.iolab.catalogue.MethodInfo;
@@ -68,6 +69,11 @@ final class Results {
         }
         int i = 0;
         for (JsonNode entry : array) {
+            if (store(entry)) {
+                addLiveBytes((ObjectNode) entry);
+                i++;
+                continue;
+            }
             if (journal(entry) != null) {
                 addJournalThroughput((ObjectNode) entry, journal(entry));
                 i++;
@@ -163,6 +169,30 @@ final class Results {
         JsonNode secondary = entry.get("secondaryMetrics");
         ObjectNode sec = secondary instanceof ObjectNode o ? o : entry.putObject("secondaryMetrics");
         sec.set(METRIC, m);
+    }
+
+    /**
+     * @param entry a JMH result entry
+     * @return whether it is a phase of the store workload ({@code StoreBenchmark})
+     */
+    static boolean store(JsonNode entry) {
+        return BenchmarkNames.STORE.equals(entry.path("benchmark").asText());
+    }
+
+    /**
+     * Adds {@code iolab.liveBytes} to a store entry: the key and value bytes live after the whole workload (see
+     * {@link StorePlan#liveBytes}), the yardstick of the final size. Phase times stay as JMH wrote them (ms).
+     *
+     * @param entry one JMH result entry of the store benchmark
+     */
+    static void addLiveBytes(ObjectNode entry) {
+        String records = entry.path("params").path("records").asText("");
+        try {
+            entry.putObject("iolab").put(org.iolab.report.model.ResultSet.LIVE_BYTES,
+                    StorePlan.liveBytes(Integer.parseInt(records.trim())));
+        } catch (NumberFormatException e) {
+            // a records parameter the benchmark itself refuses; the size target then says "not recorded"
+        }
     }
 
     /**
@@ -301,8 +331,8 @@ final class Results {
     static List<Row> rows(ArrayNode array) {
         List<Row> rows = new ArrayList<>();
         for (JsonNode e : array) {
-            if (journal(e) != null) {
-                continue; // printed by journalTable
+            if (journal(e) != null || store(e)) {
+                continue; // printed by JournalTable and StoreTable
             }
             JsonNode params = e.path("params");
             String id = params.path("method").asText();

@@ -141,6 +141,51 @@ class CliIT {
     }
 
     @Test
+    void badStoreOptionsAreOneLineAndExitTwo(@TempDir Path tmp) throws Exception {
+        String[] store = {"bench", "--profile", "smoke", "--dry-run", "--dir", tmp.toString(), "--workload", "store"};
+        assertUserError(tmp, "floppydb", concat(store, "--engines", "iolab,floppydb"));
+        assertUserError(tmp, "compress", concat(store, "--phases", "put,compress"));
+        assertUserError(tmp, "'1'", concat(store, "--records", "1"));
+        assertUserError(tmp, "'lots'", concat(store, "--records", "lots"));
+        assertUserError(tmp, "sometimes", concat(store, "--durability", "sometimes"));
+        assertUserError(tmp, "--engines", "bench", "--profile", "smoke", "--dry-run", "--engines", "lmdb");
+        assertUserError(tmp, "--records", "bench", "--profile", "smoke", "--dry-run", "--workload", "journal",
+                "--records", "10");
+    }
+
+    @Test
+    void storeSmokeWritesStorePointsAndItsSection(@TempDir Path tmp) throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("dir"));
+        Path out = tmp.resolve("out");
+        Run plan = iolab(tmp, "bench", "--workload", "store", "--profile", "smoke", "--dry-run");
+        assertEquals(0, plan.exit(), plan.err());
+        assertTrue(plan.out().contains("store lmdb put durability=none records=2000"), plan.out());
+        Run r = iolab(tmp, "bench", "--workload", "store", "--profile", "smoke", "--out", out.toString(), "--dir",
+                dir.toString());
+        assertEquals(0, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("STORE (Bruno's employee workload"), r.out());
+        JsonNode results = JSON.readTree(out.resolve("results.json").toFile());
+        Set<String> engines = new TreeSet<>();
+        for (JsonNode e : results) {
+            assertEquals("org.iolab.bench.store.StoreBenchmark.phase", e.path("benchmark").asText());
+            engines.add(e.path("params").path("engine").asText());
+            assertTrue(e.path("primaryMetric").path("score").asDouble() > 0, e.toString());
+            assertTrue(e.path("secondaryMetrics").path("sizeBytes").path("score").asDouble() > 0, e.toString());
+            assertEquals(StorePlan.liveBytes(2000), e.path("iolab").path("liveBytes").asLong(), e.toString());
+        }
+        assertEquals(Set.of("iolab", "lmdb", "rocksdb"), engines);
+        String html = Files.readString(out.resolve("report.html"), StandardCharsets.UTF_8);
+        assertTrue(html.contains("The store") && html.contains("class=\"store-targets\"")
+                && html.contains("class=\"store-none-2000\""), "the report has the store section");
+        Run again = iolab(tmp, "report", out.resolve("results.json").toString(), "--out", tmp.resolve("re")
+                .toString());
+        assertEquals(0, again.exit(), "a store-only results.json re-renders: " + again.err());
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(Set.of(), names(left), "--dir is left empty");
+        }
+    }
+
+    @Test
     void journalSmokeWritesJournalPointsAndItsSection(@TempDir Path tmp) throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("dir"));
         Path out = tmp.resolve("out");

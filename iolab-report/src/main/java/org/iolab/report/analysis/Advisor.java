@@ -31,6 +31,8 @@ public final class Advisor {
     public static final String RANDOM_READ = "random read";
     /** Workload name of the journal's storage backend (appends at NONE with 64 B records). */
     public static final String JOURNAL_BACKEND = "journal backend";
+    /** Workload name of the embedded store (the employee workload's phases at durability NONE). */
+    public static final String EMBEDDED_STORE = "embedded store";
 
     private Advisor() {
     }
@@ -38,7 +40,8 @@ public final class Advisor {
     /**
      * @param run a run
      * @return advice for {@value #SEQUENTIAL_READ_WARM}, {@value #SEQUENTIAL_READ_COLD},
-     *     {@value #SEQUENTIAL_WRITE}, {@value #RANDOM_READ} and {@value #JOURNAL_BACKEND}, in that order; a
+     *     {@value #SEQUENTIAL_WRITE}, {@value #RANDOM_READ}, {@value #JOURNAL_BACKEND} and
+     *     {@value #EMBEDDED_STORE}, in that order; a
      *     workload the run did not measure is left out
      */
     public static List<Advice> advise(RunData run) {
@@ -62,7 +65,55 @@ public final class Advisor {
             advice(RANDOM_READ, all, random, "").ifPresent(out::add);
         }
         journalBackend(run).ifPresent(out::add);
+        embeddedStore(run).ifPresent(out::add);
         return out;
+    }
+
+    /**
+     * @param run a run
+     * @return the fastest engine of each phase of the employee workload at durability NONE (the largest record
+     *     count measured), with the runner-up when it is within the noise; the advice's measurements are the
+     *     put phase's winner and runner-up (or the first phase measured); empty when the run has no store points
+     */
+    static Optional<Advice> embeddedStore(RunData run) {
+        List<Measurement> none = run.results().store().stream().filter(m -> "none".equals(m.durability())
+                && !m.passes().isEmpty()).toList();
+        if (none.isEmpty()) {
+            return Optional.empty();
+        }
+        long records = none.stream().mapToLong(Measurement::records).max().orElseThrow();
+        List<String> parts = new ArrayList<>();
+        Measurement lead = null;
+        Measurement leadRunnerUp = null;
+        boolean leadAhead = false;
+        for (String phase : StoreTargets.PHASES) {
+            List<Measurement> of = none.stream().filter(m -> m.records() == records && phase.equals(m.phase()))
+                    .sorted(Comparator.comparingDouble(m -> m.stats().median())).toList();
+            if (of.isEmpty()) {
+                continue;
+            }
+            Measurement b = of.getFirst();
+            Measurement r = of.size() > 1 ? of.get(1) : null;
+            boolean ahead = r != null && b.stats().distinguishableFrom(r.stats());
+            StringBuilder part = new StringBuilder(phase).append(' ').append(b.method()).append(" (")
+                    .append(StoreTargets.ms(b.stats().median())).append(')');
+            if (r != null && !ahead) {
+                part.append(" tied within the noise with ").append(r.method()).append(" (")
+                        .append(StoreTargets.ms(r.stats().median())).append(')');
+            } else if (r != null) {
+                part.append(", ").append(Rates.ratio(r.stats().median() / b.stats().median())).append(" faster than ")
+                        .append(r.method());
+            }
+            parts.add(part.toString());
+            if (lead == null || phase.equals("put")) {
+                lead = b;
+                leadRunnerUp = r;
+                leadAhead = ahead;
+            }
+        }
+        String text = "Fastest engine per phase of Bruno's employee workload (" + records + " records, durability"
+                + " NONE, median time): " + String.join("; ", parts) + ".";
+        return Optional.of(new Advice(EMBEDDED_STORE, lead, leadRunnerUp, leadAhead, text));
     }
 
     /**

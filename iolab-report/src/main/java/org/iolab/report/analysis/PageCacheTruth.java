@@ -94,7 +94,7 @@ public final class PageCacheTruth {
             }
             // a synced Java write against C write()+fdatasync, an unsynced one against the page cache's speed
             case WRITE -> nearest(m, limits, "c", m.sync() ? "write" : "write-nosync", false);
-            case RANDOM, JOURNAL_APPEND, JOURNAL_REPLAY, JOURNAL_BULK, CHRONICLE_APPEND, CHRONICLE_REPLAY ->
+            case RANDOM, JOURNAL_APPEND, JOURNAL_REPLAY, JOURNAL_BULK, CHRONICLE_APPEND, CHRONICLE_REPLAY, STORE ->
                     Optional.empty();
         };
     }

@@ -17,6 +17,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -102,6 +103,9 @@ public final class Charts {
         if (!results.journal().isEmpty()) {
             out.add(journalAppends(results.journal(), dir));
         }
+        if (!results.store().isEmpty()) {
+            out.add(storePhases(results.store(), dir));
+        }
         return out;
     }
 
@@ -145,6 +149,61 @@ public final class Charts {
                 + " when measured), one line per backend measured at two or more record sizes. Both axes are"
                 + " logarithmic; the legend is ordered fastest first.";
         return export(chart, JOURNAL_APPENDS, title, caption, dir);
+    }
+
+    // ---- the store: phase times per engine ----
+
+    /** Name of the store chart (shown in the report's store section, not among the charts). */
+    public static final String STORE_PHASES = "store-phases";
+    /** Bars of the store chart start at this many milliseconds (the log axis' floor). */
+    private static final double STORE_FLOOR_MS = 0.01;
+
+    private static Figure storePhases(List<Measurement> store, Path dir) {
+        String title = "Store: time per phase and engine (durability NONE, log scale)";
+        List<Measurement> none = store.stream().filter(m -> "none".equals(m.durability()) && !m.passes().isEmpty())
+                .toList();
+        if (none.isEmpty()) {
+            return Figure.omitted(STORE_PHASES, title, "No store phase was measured at durability NONE; ./iolab bench"
+                    + " --workload store measures them.");
+        }
+        long records = none.stream().mapToLong(Measurement::records).max().orElseThrow();
+        List<Measurement> of = none.stream().filter(m -> m.records() == records).toList();
+        List<String> phases = List.of("put", "scan", "get", "delete", "reinsert", "reopen").stream()
+                .filter(p -> of.stream().anyMatch(m -> p.equals(m.phase()))).toList();
+        // categories: engines, fastest put (or first phase) first; series: phases
+        String lead = phases.getFirst();
+        List<String> engines = of.stream().map(Measurement::method).distinct().sorted(Comparator.comparingDouble(
+                (String e) -> of.stream().filter(m -> e.equals(m.method()) && lead.equals(m.phase()))
+                        .mapToDouble(m -> m.stats().median()).findFirst().orElse(Double.MAX_VALUE))).toList();
+        CategoryChart chart = barChart(title + ", " + records + " records", "engine", "ms per phase (log scale)");
+        List<Color> colors = new ArrayList<>();
+        for (String phase : phases) {
+            List<Double> y = new ArrayList<>();
+            List<Double> err = new ArrayList<>();
+            for (String engine : engines) {
+                Optional<Measurement> m = of.stream().filter(x -> engine.equals(x.method()) && phase.equals(x.phase()))
+                        .findFirst();
+                if (m.isEmpty()) {
+                    y.add(0.0);
+                    err.add(0.0);
+                    continue;
+                }
+                Stats s = m.get().stats();
+                double median = Math.max(0, Math.log10(s.median() / STORE_FLOOR_MS));
+                double spread = Math.max(Math.log10(s.max() / s.median()), Math.log10(s.median() / s.min()));
+                y.add(median);
+                err.add(Math.min(spread, median));
+            }
+            chart.addSeries(phase, engines, y, err);
+            colors.add(PALETTE[colors.size() % PALETTE.length]);
+        }
+        chart.getStyler().setSeriesColors(colors.toArray(Color[]::new));
+        chart.getStyler().setYAxisMin(0.0);
+        chart.setCustomYAxisTickLabelsFormatter(v -> v == null ? "" : trim(Math.pow(10, v) * STORE_FLOOR_MS) + " ms");
+        String caption = "Median time of each phase of Bruno's employee workload per engine (bars grouped by engine,"
+                + " fastest put first), whiskers to the pass furthest from the median, on a logarithmic axis: phases"
+                + " range from well under a millisecond to seconds. Lower is better.";
+        return export(chart, STORE_PHASES, title, caption, dir);
     }
 
     // ---- (a) throughput against buffer size ----

@@ -24,6 +24,7 @@ import org.iolab.report.analysis.JournalTargets;
 import org.iolab.report.analysis.PageCacheTruth;
 import org.iolab.report.analysis.Rates;
 import org.iolab.report.limits.Fio;
+import org.iolab.report.analysis.StoreTargets;
 import org.iolab.report.model.Advice;
 import org.iolab.report.model.Bench;
 import org.iolab.report.model.ClaimCheck;
@@ -49,7 +50,7 @@ public final class HtmlReport {
     public static final String CHARTS = "charts";
     /** The section headings, in page order. */
     public static final List<String> SECTIONS = List.of("The answer", "The machine", "Physical limits", "Charts",
-            "All results", "The journal", "The articles' claims, checked", "How it was measured");
+            "All results", "The journal", "The store", "The articles' claims, checked", "How it was measured");
 
     private HtmlReport() {
     }
@@ -107,6 +108,7 @@ public final class HtmlReport {
         charts(b, figures);
         results(b, run, all, device);
         journal(b, run, figures);
+        store(b, run, figures);
         claims(b, run);
         method(b, run);
         b.append("</main>\n</body>\n</html>\n");
@@ -134,15 +136,20 @@ public final class HtmlReport {
             for (Advice a : advice) {
                 Measurement m = a.best();
                 String vs = "-";
-                if (a.runnerUp() != null) {
+                if (a.runnerUp() != null && m.bench().store()) {
+                    Measurement r = a.runnerUp();
+                    vs = Rates.ratio(r.stats().median() / m.stats().median()) + " faster than " + r.method() + " ("
+                            + StoreTargets.ms(r.stats().median()) + ", " + m.phase() + ")";
+                } else if (a.runnerUp() != null) {
                     Measurement r = a.runnerUp();
                     vs = Rates.ratio(m.stats().ratioTo(r.stats())) + " " + shortLabel(r) + " ("
                             + Rates.format(r.stats().median(), r.unit()) + ")";
                 }
                 String verdict = a.runnerUp() == null ? "only method measured"
                         : a.clearlyAhead() ? "clearly ahead" : "tied within the noise";
-                t.row(a.workload(), new Table.Cell(m.method(), "method"), buffer(m),
-                        Rates.format(m.stats().median(), m.unit()), vs,
+                t.row(a.workload(), new Table.Cell(m.method(), "method"), buffer(m), m.bench().store()
+                        ? m.phase() + " " + StoreTargets.ms(m.stats().median()) : Rates.format(m.stats().median(),
+                        m.unit()), vs,
                         new Table.Cell(verdict, a.clearlyAhead() ? "ahead" : "tied"));
             }
             t.write(b, "answer");
@@ -271,8 +278,8 @@ public final class HtmlReport {
         heading(b, 4);
         p(b, "Each chart is also saved beside this page as PNG and SVG in charts/.");
         for (Figure f : figures) {
-            if (f.name().equals(Charts.JOURNAL_APPENDS)) {
-                continue; // drawn in the journal section
+            if (f.name().equals(Charts.JOURNAL_APPENDS) || f.name().equals(Charts.STORE_PHASES)) {
+                continue; // drawn in the journal and store sections
             }
             figure(b, f);
         }
@@ -449,6 +456,113 @@ public final class HtmlReport {
                 + Rates.format(s.max(), "B/s") + ")";
     }
 
+    // ---- 7. the store ----
+
+    private static void store(StringBuilder b, RunData run, List<Figure> figures) {
+        heading(b, 7);
+        List<Measurement> store = run.results().store().stream().filter(m -> !m.passes().isEmpty()).toList();
+        if (store.isEmpty()) {
+            p(b, "This run did not measure the record store; ./iolab bench --workload store (or --workload all)"
+                    + " runs Bruno's employee workload on iolab's store and on the embedded peers.");
+            b.append("</section>\n");
+            return;
+        }
+        p(b, "Bruno's employee workload (org.iolab.bench.store.StoreBenchmark): put every employee, scan and decode"
+                + " them all, get all in shuffled order, delete every second, insert half as many new ones (reusing"
+                + " the freed space), close and reopen; each phase is one timed single-shot pass on a fresh store"
+                + " brought to that phase untimed, and checked afterwards (a wrong count, sum or value fails the run)."
+                + " Times in ms, median and min–max over the measured passes; lower is better. The size is the"
+                + " store's folder after the reopen (the final size), engine closed. iolab's engines are iolab"
+                + " (the default backend) and iolab-<backend>; bruno-mbb is Bruno's own MappedByteBuffer code, not a"
+                + " peer.");
+        b.append("<h3>Targets</h3>\n");
+        Table targets = new Table("target", "iolab", "compared with", "ratio", "needed", "verdict");
+        for (TargetCheck c : StoreTargets.check(run)) {
+            targets.row(c.target(), c.journal(), c.comparator(), Rates.ratio(c.ratio()), StoreTargets.needed(c),
+                    new Table.Cell(c.label(), "verdict " + c.verdict().name().toLowerCase(Locale.ROOT)
+                            .replace('_', '-')));
+        }
+        targets.write(b, "store-targets");
+        p(b, "Speed targets compare iolab's fastest engine with the fastest peer at the same durability and record"
+                + " count; the ratio is how many times faster iolab is (peer time / iolab time). Met or not met only"
+                + " when every pass clears, or misses, every pass of the comparator times the factor. The live data"
+                + " is the key and value bytes of the employees live after the workload (every second of the first"
+                + " records, plus the records / 2 new ones), encoded by EmployeeCodec, as ./iolab bench computes it.");
+        List<String> levels = store.stream().map(Measurement::durability).distinct()
+                .sorted(Comparator.comparing(StoreTargets::order)).toList();
+        for (String d : levels) {
+            List<Long> counts = store.stream().filter(m -> d.equals(m.durability())).map(Measurement::records)
+                    .distinct().sorted(Comparator.reverseOrder()).toList();
+            for (long records : counts) {
+                storeTable(b, store.stream().filter(m -> d.equals(m.durability()) && m.records() == records)
+                        .toList(), d, records);
+            }
+        }
+        figures.stream().filter(f -> f.name().equals(Charts.STORE_PHASES)).findFirst().ifPresent(f -> figure(b, f));
+        List<String> notes = run.notes().stream().filter(n -> n.contains("store")).toList();
+        if (!notes.isEmpty()) {
+            b.append("<ul class=\"notes\">\n");
+            notes.forEach(n -> li(b, n));
+            b.append("</ul>\n");
+        }
+        b.append("</section>\n");
+    }
+
+    /** One durability and record count: rows = engines, columns = phases, best peer marked, iolab's ratios. */
+    private static void storeTable(StringBuilder b, List<Measurement> of, String durability, long records) {
+        List<String> phases = StoreTargets.PHASES.stream().filter(p -> of.stream().anyMatch(m -> p.equals(m.phase())))
+                .toList();
+        List<String> engines = of.stream().map(Measurement::method).distinct().sorted(Comparator
+                .comparing((String e) -> StoreTargets.iolab(e) ? 0 : StoreTargets.peer(e) ? 2 : 1)
+                .thenComparing(e -> e)).toList();
+        b.append("<h3>").append(Text.esc("Durability " + durability.toUpperCase(Locale.ROOT) + ", " + records
+                + " records")).append("</h3>\n");
+        List<String> headers = new ArrayList<>(List.of("engine"));
+        phases.forEach(p -> headers.add(p + " (ms)"));
+        headers.add("final size");
+        Table t = new Table(headers.toArray(String[]::new));
+        for (String engine : engines) {
+            List<Object> cells = new ArrayList<>(List.of(new Table.Cell(engine, "method")));
+            for (String phase : phases) {
+                Optional<Measurement> m = find(of, engine, phase);
+                Optional<Measurement> best = bestPeer(of, phase);
+                boolean marked = m.isPresent() && best.isPresent() && best.get() == m.get();
+                cells.add(m.map(x -> new Table.Cell(StoreTargets.figure(x.stats()) + (marked ? " ★" : ""),
+                        marked ? "num ahead" : "num")).orElse(new Table.Cell("-", "num")));
+            }
+            cells.add(find(of, engine, "reopen").filter(m -> m.fileSize() > 0).map(m -> Sizes.format(m.fileSize()))
+                    .orElse("-"));
+            t.row(cells.toArray());
+        }
+        List<String> iolabs = engines.stream().filter(StoreTargets::iolab).toList();
+        for (String engine : iolabs) {
+            List<Object> cells = new ArrayList<>(List.of(new Table.Cell(engine + " vs best peer", "method")));
+            for (String phase : phases) {
+                Optional<Measurement> m = find(of, engine, phase);
+                Optional<Measurement> best = bestPeer(of, phase);
+                cells.add(m.isPresent() && best.isPresent()
+                        ? Rates.ratio(best.get().stats().median() / m.get().stats().median()) + " faster"
+                        : "-");
+            }
+            Optional<Measurement> r = find(of, engine, "reopen");
+            cells.add(r.filter(m -> m.fileSize() > 0 && m.bufferSize() > 0).map(m -> Rates.ratio(
+                    (double) m.fileSize() / m.bufferSize()) + " the live data").orElse("-"));
+            t.row(cells.toArray());
+        }
+        t.write(b, "store-" + durability + "-" + records);
+        p(b, "★ marks the best peer of each phase (lowest median); bruno-mbb and iolab's engines are not peers."
+                + " Ratios above 1x mean iolab is faster.");
+    }
+
+    private static Optional<Measurement> find(List<Measurement> of, String engine, String phase) {
+        return of.stream().filter(m -> engine.equals(m.method()) && phase.equals(m.phase())).findFirst();
+    }
+
+    private static Optional<Measurement> bestPeer(List<Measurement> of, String phase) {
+        return of.stream().filter(m -> StoreTargets.peer(m.method()) && phase.equals(m.phase()))
+                .min(Comparator.comparingDouble(m -> m.stats().median()));
+    }
+
     private static String durabilityOrder(String d) {
         return switch (d) {
             case "none" -> "0";
@@ -495,10 +609,14 @@ public final class HtmlReport {
             case JOURNAL_APPEND, CHRONICLE_APPEND -> "append";
             case JOURNAL_REPLAY, CHRONICLE_REPLAY -> "replay";
             case JOURNAL_BULK -> "write+sync";
+            case STORE -> "store";
         };
     }
 
     private static String buffer(Measurement m) {
+        if (m.bench().store()) {
+            return "-";
+        }
         if (m.bench() == Bench.RANDOM) {
             return "stride " + Sizes.format(m.stride()) + ", " + m.length() + " B";
         }
@@ -520,7 +638,7 @@ public final class HtmlReport {
     // ---- 6. claims ----
 
     private static void claims(StringBuilder b, RunData run) {
-        heading(b, 7);
+        heading(b, 8);
         List<ClaimCheck> checks = Claims.check(run);
         if (checks.isEmpty()) {
             p(b, "No claim could be checked.");
@@ -540,7 +658,7 @@ public final class HtmlReport {
     // ---- 7. how it was measured ----
 
     private static void method(StringBuilder b, RunData run) {
-        heading(b, 8);
+        heading(b, 9);
         JsonNode first = firstEntry(run.results());
         List<Measurement> all = run.results().measurements();
         Set<Integer> passes = new TreeSet<>();

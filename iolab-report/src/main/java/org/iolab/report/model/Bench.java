@@ -20,7 +20,12 @@ public enum Bench {
     /** {@code org.iolab.bench.ChronicleAppendBenchmark.append}: appends per second to Chronicle Queue. */
     CHRONICLE_APPEND("org.iolab.bench.ChronicleAppendBenchmark.append"),
     /** {@code org.iolab.bench.ChronicleReplayBenchmark.pass}: one full pass of a Chronicle Queue tailer. */
-    CHRONICLE_REPLAY("org.iolab.bench.ChronicleReplayBenchmark.pass");
+    CHRONICLE_REPLAY("org.iolab.bench.ChronicleReplayBenchmark.pass"),
+    /**
+     * {@code org.iolab.bench.store.StoreBenchmark.phase}: one phase of Bruno's employee workload on an embedded
+     * store (iolab's or a peer's), in milliseconds.
+     */
+    STORE("org.iolab.bench.store.StoreBenchmark.phase");
 
     private final String jmhName;
 
@@ -38,7 +43,15 @@ public enum Bench {
      *     measurements are in {@link ResultSet#journal()}, not {@link ResultSet#measurements()}
      */
     public boolean journal() {
-        return this != READ && this != WRITE && this != RANDOM;
+        return this != READ && this != WRITE && this != RANDOM && this != STORE;
+    }
+
+    /**
+     * @return whether it measures an embedded store; such measurements are in {@link ResultSet#store()}, not
+     *     {@link ResultSet#measurements()}
+     */
+    public boolean store() {
+        return this == STORE;
     }
 
     /** @return whether it measures appends (a rate per second) rather than replay or write-then-sync passes */

@@ -13,6 +13,13 @@ import org.iolab.catalogue.Kind;
  * second. Replays and write-then-sync passes ({@link Bench#JOURNAL_BULK}) have {@code records} per pass and
  * {@code fileSize} = their payload bytes.
  *
+ * <p>Store measurements ({@link Bench#store()}) reuse them too: {@code method} is the engine ({@code iolab},
+ * {@code iolab-<backend>}, {@code lmdb}, ...), {@code passes} the phase's time in milliseconds (unit
+ * {@code ms}: lower is better, unlike every other unit here), {@code fileSize} the store's size on disk after the
+ * phase (JMH's mean of {@code sizeBytes}; 0 when not recorded), {@code bufferSize} the live key and value bytes
+ * the workload holds after the phase (0 when the results file does not say), {@code records} the employees
+ * put first, {@code durability} the level and {@code phase} the phase.
+ *
  * @param bench which benchmark
  * @param method catalogue id
  * @param kind the method's kind (from the catalogue; {@code null} for an id this build does not know)
@@ -28,18 +35,49 @@ import org.iolab.catalogue.Kind;
  * @param passes measured throughput of every pass, in the order run (forks one after another)
  * @param warmups throughput of the warm-up passes, in order (empty when not recorded)
  * @param jdk the JDK version that ran it
- * @param durability journal appends and write-then-sync passes: {@code none}, {@code batch} or {@code always};
- *     null otherwise
- * @param records journal replay and write-then-sync passes: records per pass; 0 otherwise
+ * @param durability journal appends and write-then-sync passes, store points: {@code none}, {@code batch} or
+ *     {@code always}; null otherwise
+ * @param records journal replay and write-then-sync passes: records per pass; store: employees put first; 0
+ *     otherwise
+ * @param phase store: {@code put}, {@code scan}, {@code get}, {@code delete}, {@code reinsert} or
+ *     {@code reopen}; null otherwise
  */
 public record Measurement(Bench bench, String method, Kind kind, long bufferSize, boolean usesBuffer,
                           long fileSize, String cache, String prealloc, boolean sync, long stride, int length,
                           String unit, List<Double> passes, List<Double> warmups, String jdk, String durability,
-                          long records) {
+                          long records, String phase) {
     /** Copies the lists. */
     public Measurement {
         passes = List.copyOf(passes);
         warmups = List.copyOf(warmups);
+    }
+
+    /**
+     * A measurement of a catalogue method or a journal (no phase).
+     *
+     * @param bench which benchmark
+     * @param method catalogue id or journal backend
+     * @param kind the method's kind
+     * @param bufferSize buffer or record size in bytes
+     * @param usesBuffer whether the buffer size matters
+     * @param fileSize file size in bytes
+     * @param cache warm or cold (null for writes)
+     * @param prealloc preallocation of writes
+     * @param sync whether a write pass synced
+     * @param stride random access stride
+     * @param length random access probe length
+     * @param unit the unit of the passes
+     * @param passes every pass
+     * @param warmups the warm-up passes
+     * @param jdk the JDK version
+     * @param durability journal appends: the durability level
+     * @param records journal replay: records per pass
+     */
+    public Measurement(Bench bench, String method, Kind kind, long bufferSize, boolean usesBuffer, long fileSize,
+                       String cache, String prealloc, boolean sync, long stride, int length, String unit,
+                       List<Double> passes, List<Double> warmups, String jdk, String durability, long records) {
+        this(bench, method, kind, bufferSize, usesBuffer, fileSize, cache, prealloc, sync, stride, length, unit,
+                passes, warmups, jdk, durability, records, null);
     }
 
     /**
@@ -65,7 +103,7 @@ public record Measurement(Bench bench, String method, Kind kind, long bufferSize
                        String cache, String prealloc, boolean sync, long stride, int length, String unit,
                        List<Double> passes, List<Double> warmups, String jdk) {
         this(bench, method, kind, bufferSize, usesBuffer, fileSize, cache, prealloc, sync, stride, length, unit,
-                passes, warmups, jdk, null, 0);
+                passes, warmups, jdk, null, 0, null);
     }
 
     /**
@@ -86,6 +124,9 @@ public record Measurement(Bench bench, String method, Kind kind, long bufferSize
 
     /** @return e.g. {@code fis-array 8 KiB 256 MiB cold} */
     public String label() {
+        if (bench.store()) {
+            return "store " + method + " " + phase + " " + durability + " x " + records;
+        }
         if (bench.journal()) {
             StringBuilder j = new StringBuilder(bench.chronicle() ? "chronicle" : "journal " + method)
                     .append(bench.append() ? " append " : bench == Bench.JOURNAL_BULK ? " write+sync "
@@ -124,6 +165,7 @@ public record Measurement(Bench bench, String method, Kind kind, long bufferSize
     public String key() {
         return bench + "|" + method + "|" + (usesBuffer ? bufferSize : 0) + "|" + fileSize + "|" + cache + "|"
                 + prealloc + "|" + sync + "|" + stride + "|" + length
-                + (bench.journal() ? "|" + durability + "|" + records : "");
+                + (bench.journal() ? "|" + durability + "|" + records : "")
+                + (bench.store() ? "|" + durability + "|" + records + "|" + phase : "");
     }
 }

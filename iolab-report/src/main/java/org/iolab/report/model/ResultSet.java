@@ -27,11 +27,16 @@ import org.iolab.catalogue.MethodInfo;
  * <p>Journal points ({@link Bench#journal()}: iolab's journal and Chronicle Queue appends and replays) are
  * kept apart in {@link #journal()}, so that everything about the catalogue's methods sees only those.
  *
+ * <p>Store points ({@link Bench#store()}: phases of the employee workload, in milliseconds) are kept apart in
+ * {@link #store()}; they are not in {@link #all()} (their passes are times, not rates).
+ *
  * @param source the file it was read from
  * @param measurements every catalogue point, in file order
  * @param journal every journal point, in file order
+ * @param store every store point, in file order
  */
-public record ResultSet(Path source, List<Measurement> measurements, List<Measurement> journal) {
+public record ResultSet(Path source, List<Measurement> measurements, List<Measurement> journal,
+                        List<Measurement> store) {
     /** Jackson, accepting JMH's {@code NaN} numbers. */
     public static final ObjectMapper JSON = JsonMapper.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
@@ -40,6 +45,16 @@ public record ResultSet(Path source, List<Measurement> measurements, List<Measur
     public ResultSet {
         measurements = List.copyOf(measurements);
         journal = List.copyOf(journal);
+        store = List.copyOf(store);
+    }
+
+    /**
+     * @param source the file it was read from
+     * @param measurements every catalogue point
+     * @param journal every journal point
+     */
+    public ResultSet(Path source, List<Measurement> measurements, List<Measurement> journal) {
+        this(source, measurements, journal, List.of());
     }
 
     /**
@@ -47,7 +62,7 @@ public record ResultSet(Path source, List<Measurement> measurements, List<Measur
      * @param measurements every catalogue point (no journal points)
      */
     public ResultSet(Path source, List<Measurement> measurements) {
-        this(source, measurements, List.of());
+        this(source, measurements, List.of(), List.of());
     }
 
     /** @return the catalogue points, then the journal points */
@@ -78,25 +93,29 @@ public record ResultSet(Path source, List<Measurement> measurements, List<Measur
         }
         List<Measurement> out = new ArrayList<>();
         List<Measurement> journal = new ArrayList<>();
+        List<Measurement> store = new ArrayList<>();
         int i = 0;
         for (JsonNode entry : root) {
             try {
                 Measurement m = parse(entry);
                 if (m != null) {
-                    (m.bench().journal() ? journal : out).add(m);
+                    (m.bench().store() ? store : m.bench().journal() ? journal : out).add(m);
                 }
             } catch (RuntimeException e) {
                 throw new IolabException(file + ": entry " + i + " cannot be read: " + e.getMessage(), e);
             }
             i++;
         }
-        return new ResultSet(file, out, journal);
+        return new ResultSet(file, out, journal, store);
     }
 
     private static Measurement parse(JsonNode e) {
         Bench bench = Bench.ofJmhName(e.path("benchmark").asText());
         if (bench == null) {
             return null; // not one of iolab's benchmarks
+        }
+        if (bench.store()) {
+            return parseStore(e);
         }
         if (bench.journal()) {
             return parseJournal(bench, e);
@@ -173,6 +192,34 @@ public record ResultSet(Path source, List<Measurement> measurements, List<Measur
         return new Measurement(bench, backend, null, recordSize, true, bench.append() ? 0 : records * recordSize,
                 bench.replay() ? "warm" : null, null, false, 0, 0, bench.append() ? "appends/s" : "records/s",
                 passes, List.of(), e.path("jdkVersion").asText(""), durability, records);
+    }
+
+    /** Field of a store entry, added by {@code ./iolab bench}: live key and value bytes after the phase. */
+    public static final String LIVE_BYTES = "liveBytes";
+
+    /**
+     * A store point: single-shot phase times, kept in milliseconds; the size on disk is the score of the
+     * {@code sizeBytes} secondary metric (see StoreBenchmark's javadoc), the live bytes {@code iolab.liveBytes}.
+     */
+    private static Measurement parseStore(JsonNode e) {
+        JsonNode p = e.path("params");
+        String engine = p.path("engine").asText("iolab");
+        String phase = p.path("phase").asText();
+        if (phase.isEmpty()) {
+            throw new IllegalArgumentException("store entry without a phase parameter");
+        }
+        String durability = p.path("durability").asText("none");
+        long records = Sizes.parse(p.path("records").asText("100000"), "records");
+        JsonNode primary = e.path("primaryMetric");
+        double toMillis = secondsPer(primary.path("scoreUnit").asText("ms/op")) * 1e3;
+        List<Double> raw = new ArrayList<>();
+        flatten(primary.path("rawData"), raw);
+        List<Double> passes = raw.stream().map(t -> t * toMillis).toList();
+        JsonNode size = e.path("secondaryMetrics").path("sizeBytes").path("score");
+        long sizeBytes = size.isNumber() ? Math.round(size.asDouble()) : 0;
+        long live = e.path("iolab").path(LIVE_BYTES).asLong(0);
+        return new Measurement(Bench.STORE, engine, null, live, false, sizeBytes, null, null, false, 0, 0, "ms",
+                passes, List.of(), e.path("jdkVersion").asText(""), durability, records, phase);
     }
 
     /**

@@ -99,8 +99,8 @@ class HtmlReportTest {
         String answer = section(doc, "s1");
         assertTrue(answer.contains("sequential read (warm)"), answer);
         assertTrue(answer.contains("× C "), "ratio to C in the answer: " + answer);
-        assertTrue(section(doc, "s7").contains("Thompson"), "claims table");
-        assertTrue(section(doc, "s8").contains("./iolab bench --methods"), "the command to reproduce");
+        assertTrue(section(doc, "s8").contains("Thompson"), "claims table");
+        assertTrue(section(doc, "s9").contains("./iolab bench --methods"), "the command to reproduce");
     }
 
     @Test
