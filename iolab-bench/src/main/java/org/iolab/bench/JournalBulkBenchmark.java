@@ -55,8 +55,8 @@ public class JournalBulkBenchmark {
     @Param("1g")
     public String totalSize;
 
-    /** Size of each segment file, e.g. {@code 64m}. */
-    @Param("64m")
+    /** Size of each segment file, e.g. {@code 256m} (the journal's default). */
+    @Param("256m")
     public String segmentSize;
 
     /** {@code true} or {@code false}: {@link JournalOptions#withPrefault(boolean)}. */

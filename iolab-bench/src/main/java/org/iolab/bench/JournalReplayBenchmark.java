@@ -53,8 +53,8 @@ public class JournalReplayBenchmark {
     @Param("64")
     public String recordSize;
 
-    /** Size of each segment file, e.g. {@code 64m}. */
-    @Param("64m")
+    /** Size of each segment file, e.g. {@code 256m} (the journal's default). */
+    @Param("256m")
     public String segmentSize;
 
     /**

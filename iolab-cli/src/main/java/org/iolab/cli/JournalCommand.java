@@ -111,7 +111,7 @@ public final class JournalCommand implements Runnable {
         String backend;
 
         @Option(names = "--segment-size", paramLabel = "SIZE",
-                description = "size of new segment files, e.g. 64k, 64m (default: 64m)")
+                description = "size of new segment files, e.g. 64k, 256m (default: 256m)")
         String segmentSize;
 
         private volatile long appended = -1;

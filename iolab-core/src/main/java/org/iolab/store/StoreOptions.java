@@ -146,7 +146,9 @@ public final class StoreOptions {
     }
 
     JournalOptions journalOptions() {
-        JournalOptions j = JournalOptions.defaults().withBackend(backend)
+        // 64 MiB redo segments: room for the largest operation (a 32 MiB value), without the journal's larger
+        // default preallocated beside a small store
+        JournalOptions j = JournalOptions.defaults().withBackend(backend).withSegmentSize(64L << 20)
                 .withDurability(durability == Durability.ALWAYS ? Durability.ALWAYS : Durability.BATCH)
                 .withBatch(batchInterval, batchBytes);
         return journalTweak == null ? j : journalTweak.apply(j);
