@@ -481,7 +481,7 @@ public final class Journal implements AutoCloseable {
             segments.add(first);
             tip = new Tip(first, Format.HEADER_SIZE, restart);
             durable = restart - 1;
-            attachMapping(active, first.capacity, Format.HEADER_SIZE);
+            attachMapping(active, first, Format.HEADER_SIZE);
             return;
         }
         if (previousUnsealed) {
@@ -513,7 +513,7 @@ public final class Journal implements AutoCloseable {
         zeroTail(active, end);
         tip = new Tip(last, end, expected);
         durable = expected - 1;
-        attachMapping(active, last.capacity, end);
+        attachMapping(active, last, end);
     }
 
     /**
@@ -745,7 +745,7 @@ public final class Journal implements AutoCloseable {
             StorageFile file = createSegment(next, false);
             Prefaulter oldPrefaulter = prefaulter;
             try {
-                attachMapping(file, next.capacity, Format.HEADER_SIZE);
+                attachMapping(file, next, Format.HEADER_SIZE);
             } catch (RuntimeException | Error e) {
                 file.close();
                 prefaulter = oldPrefaulter;
@@ -817,7 +817,8 @@ public final class Journal implements AutoCloseable {
      * Lets appends format frames in place when {@code file} maps (and the segment is under 2 GiB), and starts
      * faulting its pages in from {@code from} on. The previous {@link #prefaulter} must have been handed over.
      */
-    private void attachMapping(StorageFile file, long capacity, long from) {
+    private void attachMapping(StorageFile file, SegmentRef seg, long from) {
+        long capacity = seg.capacity;
         mapped = null;
         prefaulter = null;
         if (capacity > Integer.MAX_VALUE) {
@@ -828,7 +829,11 @@ public final class Journal implements AutoCloseable {
             mapped = m.asSlice(0, capacity).asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
             long start = from & -Prefaulter.PAGE;
             if (start < capacity && options.prefault()) {
-                prefaulter = Prefaulter.start(m.asSlice(start, capacity - start), "iolab-journal-prefault " + dir);
+                prefaulter = Prefaulter.start(m.asSlice(start, capacity - start), start,
+                        () -> {
+                            Tip t = tip;
+                            return t != null && t.segment() == seg ? t.end() : Format.HEADER_SIZE;
+                        }, "iolab-journal-prefault " + dir);
             }
         }
     }
@@ -840,23 +845,39 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * Faults in a mapped segment's pages front to back ({@link Prefault#populateWrite}) in a background thread,
-     * so the appender, writing right behind it, finds them mapped: without it every new 4 KiB page costs the
-     * appender a page fault (several microseconds for a preallocated file).
+     * Faults in a mapped segment's pages ({@link Prefault#populateWrite}) in a background thread, at most
+     * {@link #AHEAD} bytes ahead of the appender, so the appender finds them mapped: without it every new 4 KiB
+     * page costs the appender a page fault (several microseconds for a preallocated file). Populating marks the
+     * pages dirty, which is why it stays close to the data: it never makes writeback flush more than a few MiB
+     * of zeros the journal has not reached yet.
      */
     private static final class Prefaulter implements Runnable {
         static final long PAGE = 4096;
         private static final long CHUNK = 1 << 20;
+        /** How far ahead of the appender pages are faulted in. */
+        static final long AHEAD = 8L << 20;
         private final MemorySegment region;
+        private final long base;
+        private final java.util.function.LongSupplier written;
         private volatile boolean stopped;
         private Thread thread;
 
-        private Prefaulter(MemorySegment region) {
+        private Prefaulter(MemorySegment region, long base, java.util.function.LongSupplier written) {
             this.region = region;
+            this.base = base;
+            this.written = written;
         }
 
-        static Prefaulter start(MemorySegment region, String name) {
-            Prefaulter p = new Prefaulter(region);
+        /**
+         * @param region the pages to fault in, from file offset {@code base} on
+         * @param base the file offset of the region's first byte
+         * @param written where the appender is (a file offset in the same segment)
+         * @param name the thread's name
+         * @return the running prefaulter
+         */
+        static Prefaulter start(MemorySegment region, long base, java.util.function.LongSupplier written,
+                String name) {
+            Prefaulter p = new Prefaulter(region, base, written);
             p.thread = Thread.ofPlatform().daemon().name(name).start(p);
             return p;
         }
@@ -864,10 +885,18 @@ public final class Journal implements AutoCloseable {
         @Override
         public void run() {
             long size = region.byteSize();
-            for (long p = 0; p < size && !stopped; p += CHUNK) {
-                if (!Prefault.populateWrite(region.asSlice(p, Math.min(CHUNK, size - p)))) {
+            long done = 0;
+            while (done < size && !stopped) {
+                long target = Math.min(size, written.getAsLong() - base + AHEAD);
+                if (done >= target) {
+                    LockSupport.parkNanos(200_000);
+                    continue;
+                }
+                long n = Math.min(CHUNK, size - done);
+                if (!Prefault.populateWrite(region.asSlice(done, n))) {
                     return;
                 }
+                done += n;
             }
         }
 
