@@ -697,6 +697,10 @@ public final class Journal implements AutoCloseable {
         } finally {
             writeLock.unlock();
         }
+        // the tip was published with a release store; without a full fence here this read of tailWaiters could be
+        // ordered before it, and a tailer that registered just then and read the old tip would sleep its whole
+        // wait (up to 50 ms) for a record that is already there
+        VarHandle.fullFence();
         if (tailWaiters.get() > 0) {
             appendLock.lock();
             try {

@@ -133,7 +133,10 @@ final class SegmentCursor implements AutoCloseable {
         ByteBuffer m = mapped;
         boolean inView = m != null && pos + Format.FRAME_HEADER <= m.capacity();
         int length;
-        if (inView) {
+        if (pos >= bufStart && pos + Format.FRAME_HEADER <= bufStart + bufLen) {
+            // small records: the header is already in the buffer (a read through the mapping's view costs more)
+            length = buf.getInt((int) (pos - bufStart));
+        } else if (inView) {
             length = m.getInt((int) pos);
         } else {
             fill(pos, Format.FRAME_HEADER, lim);
