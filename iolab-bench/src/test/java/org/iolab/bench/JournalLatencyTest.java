@@ -144,7 +144,8 @@ class JournalLatencyTest {
 
     @Test
     void aRecordLargerThanASegmentIsRefusedBeforeAnythingIsWritten() throws Exception {
-        LatencySpec spec = new LatencySpec(dir, Backend.SEGMENT, Durability.NONE, 64 << 20, 10, 1, 0,
+        int tooLarge = Math.toIntExact(org.iolab.journal.JournalOptions.defaults().maxRecordSize() + 1);
+        LatencySpec spec = new LatencySpec(dir, Backend.SEGMENT, Durability.NONE, tooLarge, 10, 1, 0,
                 LatencySpec.Mode.TAIL);
         IolabException e = assertThrows(IolabException.class, () -> JournalLatency.measure(spec));
         assertTrue(e.getMessage().contains("--record-size"), e.getMessage());
