@@ -832,7 +832,9 @@ public final class Journal implements AutoCloseable {
         if (m != null) {
             mapped = m.asSlice(0, capacity).asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
             long start = from & -Prefaulter.PAGE;
-            if (start < capacity && options.prefault()) {
+            // at BATCH and ALWAYS every sync would also write the zero pages the prefaulter dirtied ahead of the
+            // data (measured: a 64 MiB BATCH write at 4 KiB records took 169 ms with it, 89 ms without)
+            if (start < capacity && options.prefault() && options.durability() == Durability.NONE) {
                 prefaulter = Prefaulter.start(m.asSlice(start, capacity - start), start,
                         () -> {
                             Tip t = tip;
