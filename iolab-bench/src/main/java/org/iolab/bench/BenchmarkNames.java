@@ -16,7 +16,7 @@ public final class BenchmarkNames {
     public static final String WRITE = "org.iolab.bench.WriteBenchmark.pass";
     /** The seek-versus-skip benchmark, {@link RandomAccessBenchmark#pass()}. */
     public static final String RANDOM = "org.iolab.bench.RandomAccessBenchmark.pass";
-    /** The journal append benchmark, {@link JournalAppendBenchmark#append(JournalAppendBenchmark.Counters)}. */
+    /** The journal append benchmark, {@link JournalAppendBenchmark#append(AppendedBytes)}. */
     public static final String JOURNAL_APPEND = "org.iolab.bench.JournalAppendBenchmark.append";
     /** The journal replay benchmark, {@link JournalReplayBenchmark#pass()}. */
     public static final String JOURNAL_REPLAY = "org.iolab.bench.JournalReplayBenchmark.pass";

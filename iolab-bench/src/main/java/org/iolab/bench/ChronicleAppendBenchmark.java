@@ -9,7 +9,6 @@ import net.openhft.chronicle.queue.TailerDirection;
 import net.openhft.chronicle.queue.impl.single.SingleChronicleQueue;
 import net.openhft.chronicle.wire.DocumentContext;
 import org.iolab.checksum.Checksum64;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -31,7 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * excerpt per record, no wire encoding of the payload). Chronicle never syncs by itself (its appends reach
  * the page cache only), which is what iolab's {@code Durability.NONE} does, so compare with that level.
  *
- * <p>The primary score is appends per second; the secondary metric {@code bytes} ({@link Counters}) is payload
+ * <p>The primary score is appends per second; the secondary metric {@code bytes} ({@link AppendedBytes}) is payload
  * bytes per second, as in {@link JournalAppendBenchmark}.
  *
  * <p>Each trial opens a fresh queue in a new sub-folder of {@code dir} (see {@link ChronicleQueues#open}); at
@@ -71,27 +70,6 @@ public class ChronicleAppendBenchmark {
     private int size;
     private long appended;
 
-    /**
-     * Payload bytes appended, reported by JMH as a rate (bytes/s): MB/s is {@code bytes / 1e6}.
-     * Reset at the start of every iteration.
-     */
-    @AuxCounters(AuxCounters.Type.OPERATIONS)
-    @State(Scope.Thread)
-    public static class Counters {
-        /** Payload bytes appended in this iteration. */
-        public long bytes;
-
-        /** Creates the counters. */
-        public Counters() {
-        }
-
-        /** Zeroes the counter. */
-        @Setup(Level.Iteration)
-        public void reset() {
-            bytes = 0;
-        }
-    }
-
     /** Creates the state; JMH sets the parameters. */
     public ChronicleAppendBenchmark() {
     }
@@ -124,7 +102,7 @@ public class ChronicleAppendBenchmark {
      * @param counters the byte counter
      */
     @Benchmark
-    public void append(Counters counters) {
+    public void append(AppendedBytes counters) {
         appender.writeBytes(payload);
         appended++;
         counters.bytes += size;

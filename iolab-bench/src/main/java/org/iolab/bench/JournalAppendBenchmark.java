@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.iolab.journal.Journal;
 import org.iolab.journal.JournalOptions;
-import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -24,7 +23,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * Appends of {@code recordSize}-byte records to a {@link Journal} by a single writer thread.
  *
  * <p>The primary score is appends per second (one operation = one append of {@code recordSize} payload
- * bytes). The secondary metric {@code bytes} ({@link Counters}) is payload bytes per second, i.e.
+ * bytes). The secondary metric {@code bytes} ({@link AppendedBytes}) is payload bytes per second, i.e.
  * {@code bytes/s = ops/s × recordSize}; divide by 1,000,000 for MB/s. With {@code durability=always}
  * every append waits for an fsync, so expect a few thousand appends per second.
  *
@@ -76,27 +75,6 @@ public class JournalAppendBenchmark {
     private int size;
     private long appended;
 
-    /**
-     * Payload bytes appended, reported by JMH as a rate (bytes/s): MB/s is {@code bytes / 1e6}.
-     * Reset at the start of every iteration.
-     */
-    @AuxCounters(AuxCounters.Type.OPERATIONS)
-    @State(Scope.Thread)
-    public static class Counters {
-        /** Payload bytes appended in this iteration. */
-        public long bytes;
-
-        /** Creates the counters. */
-        public Counters() {
-        }
-
-        /** Zeroes the counter. */
-        @Setup(Level.Iteration)
-        public void reset() {
-            bytes = 0;
-        }
-    }
-
     /** Creates the state; JMH sets the parameters. */
     public JournalAppendBenchmark() {
     }
@@ -132,7 +110,7 @@ public class JournalAppendBenchmark {
      * @return the record's sequence
      */
     @Benchmark
-    public long append(Counters counters) {
+    public long append(AppendedBytes counters) {
         payload.clear();
         long seq = journal.append(payload);
         appended++;

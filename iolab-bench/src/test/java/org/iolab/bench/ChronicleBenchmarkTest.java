@@ -67,7 +67,7 @@ class ChronicleBenchmarkTest {
         b.setupTrial();
         Path folder = b.folder();
         assertTrue(Files.isDirectory(folder));
-        ChronicleAppendBenchmark.Counters c = new ChronicleAppendBenchmark.Counters();
+        AppendedBytes c = new AppendedBytes();
         c.reset();
         int n = 1500; // more than the CHECKED excerpts read back
         for (int i = 0; i < n; i++) {
@@ -97,7 +97,7 @@ class ChronicleBenchmarkTest {
         b.setupTrial();
         Path folder = b.folder();
         assertTrue(!folder.startsWith(dir));
-        ChronicleAppendBenchmark.Counters c = new ChronicleAppendBenchmark.Counters();
+        AppendedBytes c = new AppendedBytes();
         for (int i = 0; i < 10; i++) {
             b.append(c);
         }
@@ -110,7 +110,7 @@ class ChronicleBenchmarkTest {
     void verifyCatchesAnExcerptTheBenchmarkDidNotCount() throws Exception {
         ChronicleAppendBenchmark b = append("64");
         b.setupTrial();
-        ChronicleAppendBenchmark.Counters c = new ChronicleAppendBenchmark.Counters();
+        AppendedBytes c = new AppendedBytes();
         for (int i = 0; i < 10; i++) {
             b.append(c);
         }
@@ -129,7 +129,7 @@ class ChronicleBenchmarkTest {
         ChronicleAppendBenchmark b = append("64");
         b.setupTrial();
         try {
-            ChronicleAppendBenchmark.Counters c = new ChronicleAppendBenchmark.Counters();
+            AppendedBytes c = new AppendedBytes();
             for (int i = 0; i < 10; i++) {
                 b.append(c);
             }

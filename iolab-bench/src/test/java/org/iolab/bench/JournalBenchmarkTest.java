@@ -70,7 +70,7 @@ class JournalBenchmarkTest {
         b.setupTrial();
         Path folder = b.folder();
         assertTrue(Files.isDirectory(folder));
-        JournalAppendBenchmark.Counters c = new JournalAppendBenchmark.Counters();
+        AppendedBytes c = new AppendedBytes();
         c.reset();
         int n = 1500; // > CHECKED records, about 23 segments of 64 KiB
         for (int i = 0; i < n; i++) {
@@ -90,7 +90,7 @@ class JournalBenchmarkTest {
         b.dir = "";
         b.setupTrial();
         Path folder = b.folder();
-        JournalAppendBenchmark.Counters c = new JournalAppendBenchmark.Counters();
+        AppendedBytes c = new AppendedBytes();
         for (int i = 0; i < 10; i++) {
             b.append(c);
         }

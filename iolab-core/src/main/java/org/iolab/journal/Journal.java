@@ -8,7 +8,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -29,6 +28,7 @@ import org.iolab.catalogue.Preallocation;
 import org.iolab.os.Prefault;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
+import org.iolab.storage.FileLocks;
 import org.iolab.storage.StorageFile;
 
 /**
@@ -352,23 +352,8 @@ public final class Journal implements AutoCloseable {
 
     private static FileLock acquire(Path dir) {
         Path lockFile = dir.resolve(LOCK_FILE);
-        FileChannel channel;
-        try {
-            channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        } catch (IOException e) {
-            throw IolabException.io("open the lock file", lockFile, e);
-        }
-        FileLock fileLock;
-        try {
-            fileLock = channel.tryLock();
-        } catch (OverlappingFileLockException e) {
-            fileLock = null;
-        } catch (IOException e) {
-            closeQuietly(channel);
-            throw IolabException.io("lock", lockFile, e);
-        }
+        FileLock fileLock = FileLocks.tryLock(lockFile);
         if (fileLock == null) {
-            closeQuietly(channel);
             throw new JournalLockedException(lockFile);
         }
         return fileLock;
@@ -795,11 +780,22 @@ public final class Journal implements AutoCloseable {
         }
     }
 
-    /** Waits for the previous segment's seal to finish. Caller holds syncLock. */
+    /** Waits for the previous segment's seal to finish and fails if it failed. Caller holds syncLock. */
     private void awaitSeal() {
+        if (joinSeal()) {
+            checkUsable();
+        }
+    }
+
+    /**
+     * Waits for the previous segment's seal to finish, interrupts or not. Caller holds syncLock.
+     *
+     * @return whether there was a seal to wait for
+     */
+    private boolean joinSeal() {
         Thread s = sealer;
         if (s == null) {
-            return;
+            return false;
         }
         boolean interrupted = false;
         for (;;) {
@@ -814,7 +810,7 @@ public final class Journal implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         sealer = null;
-        checkUsable();
+        return true;
     }
 
     /**
@@ -1210,15 +1206,7 @@ public final class Journal implements AutoCloseable {
                 wakeDurableWaiters();
                 syncLock.lock();
                 try {
-                    Thread s = sealer;
-                    if (s != null) {
-                        try {
-                            s.join();
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                        }
-                        sealer = null;
-                    }
+                    joinSeal();
                     stop(prefaulter);
                     prefaulter = null;
                     active.written(tip.end());

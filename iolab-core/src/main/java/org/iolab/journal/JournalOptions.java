@@ -107,8 +107,8 @@ public final class JournalOptions {
     /**
      * @param value with a mapping backend ({@link Backend#SEGMENT}) and {@link Durability#NONE}, fault in the
      *        active segment's pages in a background thread a few MiB ahead of the appender
-     *        ({@code madvise(MADV_POPULATE_WRITE)}), so appends do not stop for the kernel at each new page (64 B
-     *        appends: about 15 M/s with it, 6.5 M/s without, here); on by default. Not used at BATCH and ALWAYS,
+     *        ({@code madvise(MADV_POPULATE_WRITE)}), so appends do not stop for the kernel at each new page (figures
+     *        in docs/RESULTS.md); on by default. Not used at BATCH and ALWAYS,
      *        where every sync would also write the zero pages it dirtied ahead of the data
      * @return a copy with it
      */

@@ -35,7 +35,6 @@ final class SegmentCursor implements AutoCloseable {
     /** The file's mapping (little-endian), when the backend maps and it is under 2 GiB; else null. */
     private ByteBuffer mapped;
     private ByteBuffer mappedCrc;
-    private ByteBuffer mappedReadOnly;
     private long bufStart;
     private int bufLen;
     private final CRC32C crc = new CRC32C();
@@ -64,12 +63,10 @@ final class SegmentCursor implements AutoCloseable {
     private void attachView() {
         mapped = null;
         mappedCrc = null;
-        mappedReadOnly = null;
         MemorySegment view = file.view();
         if (view != null && view.byteSize() <= Integer.MAX_VALUE) {
             mapped = view.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
             mappedCrc = mapped.duplicate();
-            mappedReadOnly = mapped;
         }
     }
 
@@ -150,7 +147,7 @@ final class SegmentCursor implements AutoCloseable {
                     + Format.FRAME_HEADER + ", at most the " + (lim - pos) + " bytes left in the segment)");
         }
         if (inView && length >= ZERO_COPY_MIN && pos + length <= m.capacity()) {
-            return checked(m, mappedCrc, mappedReadOnly, (int) pos, length);
+            return checked(m, mappedCrc, m, (int) pos, length); // the view is read-only already
         }
         fill(pos, length, lim);
         return checked(buf, crcView, readOnly, (int) (pos - bufStart), length);

@@ -5,7 +5,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -24,6 +23,7 @@ import org.iolab.IolabException;
 import org.iolab.journal.Journal;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
+import org.iolab.storage.FileLocks;
 import org.iolab.storage.StorageFile;
 
 /**
@@ -222,23 +222,8 @@ public final class Store implements AutoCloseable {
 
     private static FileLock acquire(Path file) {
         Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
-        FileChannel channel;
-        try {
-            channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        } catch (IOException e) {
-            throw IolabException.io("open the lock file", lockFile, e);
-        }
-        FileLock fileLock;
-        try {
-            fileLock = channel.tryLock();
-        } catch (OverlappingFileLockException e) {
-            fileLock = null;
-        } catch (IOException e) {
-            closeQuietly(channel);
-            throw IolabException.io("lock", lockFile, e);
-        }
+        FileLock fileLock = FileLocks.tryLock(lockFile);
         if (fileLock == null) {
-            closeQuietly(channel);
             throw new StoreLockedException(lockFile);
         }
         return fileLock;
