@@ -95,7 +95,9 @@ class StoreCliIT {
         String deletes = IntStream.range(0, 2000).filter(i -> i % 2 == 0).mapToObj(i -> "-key-" + i + "\n")
                 .collect(Collectors.joining());
         assertEquals(0, iolab(deletes, "store", "load", file.toString()).exit());
-        assertTrue(iolab("", "store", "stats", file.toString()).out().contains("holes:"));
+        String holes = iolab("", "store", "stats", file.toString()).out().lines()
+                .filter(l -> l.startsWith("holes:")).findFirst().orElseThrow().substring("holes:".length()).trim();
+        assertTrue(Long.parseLong(holes) > 0, "the deletes left holes: " + holes);
         String reinsert = IntStream.range(0, 2000).filter(i -> i % 2 == 0)
                 .mapToObj(i -> "key-" + i + "\tvalue-" + i + "-yyyyyyyy\n").collect(Collectors.joining());
         assertEquals(0, iolab(reinsert, "store", "load", file.toString()).exit());
