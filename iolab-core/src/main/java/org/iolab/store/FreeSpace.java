@@ -1,35 +1,82 @@
 package org.iolab.store;
 
-import java.util.HashMap;
-import java.util.Iterator;
-import java.util.LinkedHashSet;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** The free-space index: holes by size (best fit) and by offset. Not thread-safe (the writer's). */
+/**
+ * The free-space index: holes by size (best fit: the exact length, else the smallest larger one) and by offset.
+ * Not thread-safe (the writer's).
+ *
+ * <p>Primitive throughout, so a delete or a reuse costs no allocation: holes up to {@value #SMALL} bytes sit in one
+ * stack of offsets per length (lengths are multiples of 8), with a bitmap of the non-empty stacks for the
+ * best-fit search; longer holes in a {@link TreeMap} of stacks. An open-addressing map from offset to
+ * {@code length << 32 | position in its stack} makes {@link #remove(long)} constant-time (the stack's last
+ * element moves into the hole's place).
+ */
 final class FreeSpace {
-    private final TreeMap<Integer, LinkedHashSet<Long>> bySize = new TreeMap<>();
-    private final HashMap<Long, Integer> byOffset = new HashMap<>();
+    /** Longest hole kept in the per-length stacks. */
+    static final int SMALL = 4096;
+    private static final int CLASSES = SMALL / 8 + 1;
+
+    /** A growable stack of offsets. */
+    private static final class Stack {
+        long[] items = new long[4];
+        int size;
+
+        int push(long offset) {
+            if (size == items.length) {
+                items = Arrays.copyOf(items, size * 2);
+            }
+            items[size] = offset;
+            return size++;
+        }
+    }
+
+    private final Stack[] small = new Stack[CLASSES];
+    private final long[] nonEmpty = new long[(CLASSES + 63) / 64];
+    private final TreeMap<Integer, Stack> large = new TreeMap<>();
+    private final OffsetMap byOffset = new OffsetMap();
     private long bytes;
 
+    /**
+     * Adds a hole; a hole already known at {@code offset} is left as it is.
+     *
+     * @param length a multiple of 8 (every slot length is)
+     */
     void add(long offset, int length) {
-        if (byOffset.putIfAbsent(offset, length) == null) {
-            bySize.computeIfAbsent(length, k -> new LinkedHashSet<>()).add(offset);
-            bytes += length;
+        if ((length & 7) != 0 || length <= 0) {
+            throw new IllegalArgumentException("hole length " + length + " is not a positive multiple of 8");
         }
+        if (byOffset.get(offset) >= 0) {
+            return;
+        }
+        Stack s = stackFor(length, true);
+        int at = s.push(offset);
+        if (length <= SMALL && s.size == 1) {
+            int c = length >>> 3;
+            nonEmpty[c >>> 6] |= 1L << c;
+        }
+        byOffset.put(offset, (long) length << 32 | at);
+        bytes += length;
     }
 
     /** @return the length of the hole at {@code offset} after removing it, or -1 when there is none */
     int remove(long offset) {
-        Integer length = byOffset.remove(offset);
-        if (length == null) {
+        long v = byOffset.remove(offset);
+        if (v < 0) {
             return -1;
         }
-        LinkedHashSet<Long> set = bySize.get(length);
-        set.remove(offset);
-        if (set.isEmpty()) {
-            bySize.remove(length);
+        int length = (int) (v >>> 32);
+        int at = (int) v;
+        Stack s = stackFor(length, false);
+        int last = --s.size;
+        if (at != last) {
+            long moved = s.items[last];
+            s.items[at] = moved;
+            byOffset.put(moved, (long) length << 32 | at);
         }
+        emptied(length, s);
         bytes -= length;
         return length;
     }
@@ -41,20 +88,70 @@ final class FreeSpace {
      * @return the hole's offset, or -1 when no hole is large enough
      */
     long take(int length, int[] lengthOut) {
-        Map.Entry<Integer, LinkedHashSet<Long>> e = bySize.ceilingEntry(length);
-        if (e == null) {
+        int found = -1;
+        if (length <= SMALL) {
+            found = smallestSmall((length + 7) >>> 3);
+        }
+        if (found < 0) {
+            Map.Entry<Integer, Stack> e = large.ceilingEntry(length);
+            if (e == null) {
+                return -1;
+            }
+            found = e.getKey();
+        }
+        Stack s = stackFor(found, false);
+        long offset = s.items[--s.size];
+        emptied(found, s);
+        byOffset.remove(offset);
+        bytes -= found;
+        lengthOut[0] = found;
+        return offset;
+    }
+
+    /** @return the length of the shortest non-empty small class at or above class {@code c}, or -1 */
+    private int smallestSmall(int c) {
+        if (c >= CLASSES) {
             return -1;
         }
-        Iterator<Long> it = e.getValue().iterator();
-        long offset = it.next();
-        it.remove();
-        if (e.getValue().isEmpty()) {
-            bySize.remove(e.getKey());
+        int w = c >>> 6;
+        long bits = nonEmpty[w] & (-1L << c);
+        while (bits == 0) {
+            if (++w == nonEmpty.length) {
+                return -1;
+            }
+            bits = nonEmpty[w];
         }
-        byOffset.remove(offset);
-        bytes -= e.getKey();
-        lengthOut[0] = e.getKey();
-        return offset;
+        return ((w << 6) + Long.numberOfTrailingZeros(bits)) << 3;
+    }
+
+    private Stack stackFor(int length, boolean create) {
+        if (length <= SMALL) {
+            int c = length >>> 3;
+            Stack s = small[c];
+            if (s == null) {
+                s = new Stack();
+                small[c] = s;
+            }
+            return s;
+        }
+        Stack s = large.get(length);
+        if (s == null && create) {
+            s = new Stack();
+            large.put(length, s);
+        }
+        return s;
+    }
+
+    private void emptied(int length, Stack s) {
+        if (s.size > 0) {
+            return;
+        }
+        if (length <= SMALL) {
+            int c = length >>> 3;
+            nonEmpty[c >>> 6] &= ~(1L << c);
+        } else {
+            large.remove(length);
+        }
     }
 
     long bytes() {
@@ -66,17 +163,137 @@ final class FreeSpace {
     }
 
     boolean isEmpty() {
-        return byOffset.isEmpty();
+        return byOffset.size() == 0;
     }
 
-    /** @return the holes as {@code offset, length} pairs */
-    Map<Long, Integer> holes() {
-        return byOffset;
+    /** Receives the holes. */
+    @FunctionalInterface
+    interface HoleVisitor {
+        /**
+         * @param offset the hole's offset
+         * @param length its length
+         */
+        void hole(long offset, int length);
+    }
+
+    /** Hands every hole to {@code visitor}, in no particular order. */
+    void forEach(HoleVisitor visitor) {
+        byOffset.forEach(visitor);
     }
 
     void clear() {
-        bySize.clear();
+        Arrays.fill(small, null);
+        Arrays.fill(nonEmpty, 0);
+        large.clear();
         byOffset.clear();
         bytes = 0;
+    }
+
+    /** Open addressing, linear probing, backward-shift deletion; keys are offsets (never 0), values non-negative. */
+    private static final class OffsetMap {
+        private long[] keys = new long[64];
+        private long[] values = new long[64];
+        private int size;
+
+        int size() {
+            return size;
+        }
+
+        private int slot(long key, int mask) {
+            long h = key * 0x9E3779B97F4A7C15L;
+            return (int) (h >>> 40) & mask;
+        }
+
+        long get(long key) {
+            int mask = keys.length - 1;
+            for (int i = slot(key, mask);; i = (i + 1) & mask) {
+                long k = keys[i];
+                if (k == key) {
+                    return values[i];
+                }
+                if (k == 0) {
+                    return -1;
+                }
+            }
+        }
+
+        void put(long key, long value) {
+            if (2 * (size + 1) > keys.length) {
+                grow();
+            }
+            int mask = keys.length - 1;
+            for (int i = slot(key, mask);; i = (i + 1) & mask) {
+                long k = keys[i];
+                if (k == key) {
+                    values[i] = value;
+                    return;
+                }
+                if (k == 0) {
+                    keys[i] = key;
+                    values[i] = value;
+                    size++;
+                    return;
+                }
+            }
+        }
+
+        long remove(long key) {
+            long[] ks = keys;
+            int mask = ks.length - 1;
+            int i = slot(key, mask);
+            for (;; i = (i + 1) & mask) {
+                long k = ks[i];
+                if (k == 0) {
+                    return -1;
+                }
+                if (k == key) {
+                    break;
+                }
+            }
+            long value = values[i];
+            ks[i] = 0;
+            size--;
+            for (int j = (i + 1) & mask;; j = (j + 1) & mask) {
+                long k = ks[j];
+                if (k == 0) {
+                    return value;
+                }
+                int h = slot(k, mask);
+                boolean stays = i <= j ? (h > i && h <= j) : (h > i || h <= j);
+                if (!stays) {
+                    ks[i] = k;
+                    values[i] = values[j];
+                    ks[j] = 0;
+                    i = j;
+                }
+            }
+        }
+
+        private void grow() {
+            long[] oldKeys = keys;
+            long[] oldValues = values;
+            keys = new long[oldKeys.length * 2];
+            values = new long[oldKeys.length * 2];
+            size = 0;
+            for (int i = 0; i < oldKeys.length; i++) {
+                if (oldKeys[i] != 0) {
+                    put(oldKeys[i], oldValues[i]);
+                }
+            }
+        }
+
+        void forEach(HoleVisitor visitor) {
+            for (int i = 0; i < keys.length; i++) {
+                if (keys[i] != 0) {
+                    visitor.hole(keys[i], (int) (values[i] >>> 32));
+                }
+            }
+        }
+
+        void clear() {
+            keys = new long[64];
+            values = new long[64];
+            size = 0;
+        }
     }
 }

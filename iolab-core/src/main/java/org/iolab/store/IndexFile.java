@@ -9,7 +9,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.Map;
 import java.util.zip.CRC32C;
 import org.iolab.IolabException;
 
@@ -39,21 +38,18 @@ final class IndexFile {
         Path idx = of(dataFile);
         Path tmp = idx.resolveSibling(idx.getFileName() + ".tmp");
         long[] table = index.table();
-        Map<Long, Integer> holes = free.holes();
-        long total = FIXED + 8L * table.length + 16L * holes.size() + 8;
+        long total = FIXED + 8L * table.length + 16L * free.count() + 8;
         if (total > Integer.MAX_VALUE - 16) {
             throw new IolabException("cannot write the index checkpoint " + idx + ": " + total
                     + " bytes is more than 2 GiB; use fewer records per store");
         }
         ByteBuffer b = ByteBuffer.allocate((int) total).order(ByteOrder.LITTLE_ENDIAN);
         b.putLong(MAGIC).putInt(1).putInt(0).putLong(covers.incarnation()).putLong(covers.checkpointSeq())
-                .putLong(covers.dataEnd()).putLong(table.length).putLong(index.size()).putLong(holes.size())
+                .putLong(covers.dataEnd()).putLong(table.length).putLong(index.size()).putLong(free.count())
                 .putLong(liveBytes).putLong(storedBytes);
         b.asLongBuffer().put(table);
         b.position(b.position() + 8 * table.length);
-        for (Map.Entry<Long, Integer> h : holes.entrySet()) {
-            b.putLong(h.getKey()).putLong(h.getValue());
-        }
+        free.forEach((offset, length) -> b.putLong(offset).putLong(length));
         CRC32C crc = new CRC32C();
         crc.update(b.array(), 0, b.position());
         b.putInt((int) crc.getValue()).putInt(0);

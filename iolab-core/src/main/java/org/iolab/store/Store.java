@@ -13,7 +13,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.concurrent.locks.StampedLock;
@@ -1172,9 +1171,8 @@ public final class Store implements AutoCloseable {
         try {
             drainLocked(Long.MAX_VALUE);
             if (rewriteHoles) {
-                for (Map.Entry<Long, Integer> hole : free.holes().entrySet()) {
-                    writeFree(hole.getKey(), hole.getValue(), lastSeq);
-                }
+                long seq = lastSeq;
+                free.forEach((offset, length) -> writeFree(offset, length, seq));
                 rewriteHoles = false;
             }
             if (data.size() > dataEnd) {

@@ -1,0 +1,107 @@
+package org.iolab.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/** {@link FreeSpace} against a plain model: best fit by length, removal by offset, counts and bytes. */
+class FreeSpaceTest {
+    @Test
+    void bestFitTakesTheExactLengthElseTheSmallestLargerOne() {
+        FreeSpace f = new FreeSpace();
+        f.add(4096, 64);
+        f.add(8192, 128);
+        f.add(16384, 8192);
+        int[] len = new int[1];
+        assertEquals(4096, f.take(64, len));
+        assertEquals(64, len[0]);
+        assertEquals(8192, f.take(72, len));
+        assertEquals(128, len[0]);
+        assertEquals(16384, f.take(136, len));
+        assertEquals(8192, len[0]);
+        assertEquals(-1, f.take(24, len));
+        assertEquals(0, f.count());
+        assertEquals(0, f.bytes());
+    }
+
+    @Test
+    void aHoleAddedTwiceCountsOnce() {
+        FreeSpace f = new FreeSpace();
+        f.add(4096, 64);
+        f.add(4096, 64);
+        assertEquals(1, f.count());
+        assertEquals(64, f.bytes());
+        assertEquals(64, f.remove(4096));
+        assertEquals(-1, f.remove(4096));
+    }
+
+    @Test
+    void rejectsLengthsThatNoSlotCanHave() {
+        FreeSpace f = new FreeSpace();
+        assertThrows(IllegalArgumentException.class, () -> f.add(4096, 30));
+        assertThrows(IllegalArgumentException.class, () -> f.add(4096, 0));
+    }
+
+    @Test
+    void randomOperationsMatchAModel() {
+        long seed = new Random().nextLong();
+        Random r = new Random(seed);
+        FreeSpace f = new FreeSpace();
+        Map<Long, Integer> model = new HashMap<>();
+        TreeMap<Integer, TreeSet<Long>> bySize = new TreeMap<>();
+        int[] len = new int[1];
+        long nextOffset = 4096;
+        for (int step = 0; step < 200_000; step++) {
+            int op = r.nextInt(10);
+            if (op < 5) {
+                int length = 8 * (3 + (r.nextInt(20) == 0 ? r.nextInt(20_000) : r.nextInt(600)));
+                long offset = r.nextInt(8) == 0 && !model.isEmpty() ? model.keySet().iterator().next() : nextOffset;
+                nextOffset += 8L * (1 + r.nextInt(5000));
+                f.add(offset, length);
+                if (!model.containsKey(offset)) {
+                    model.put(offset, length);
+                    bySize.computeIfAbsent(length, k -> new TreeSet<>()).add(offset);
+                }
+            } else if (op < 8) {
+                int want = 8 * (3 + (r.nextInt(20) == 0 ? r.nextInt(20_000) : r.nextInt(600)));
+                long got = f.take(want, len);
+                Map.Entry<Integer, TreeSet<Long>> e = bySize.ceilingEntry(want);
+                if (e == null) {
+                    assertEquals(-1, got, "seed " + seed + " step " + step);
+                } else {
+                    assertEquals(e.getKey(), len[0], "best fit, seed " + seed + " step " + step);
+                    assertEquals(len[0], model.remove(got), "seed " + seed + " step " + step);
+                    e.getValue().remove(got);
+                    if (e.getValue().isEmpty()) {
+                        bySize.remove(e.getKey());
+                    }
+                }
+            } else if (!model.isEmpty()) {
+                long offset = r.nextBoolean() ? model.keySet().iterator().next() : nextOffset + 8;
+                Integer expected = model.remove(offset);
+                assertEquals(expected == null ? -1 : expected, f.remove(offset), "seed " + seed + " step " + step);
+                if (expected != null) {
+                    bySize.get(expected).remove(offset);
+                    if (bySize.get(expected).isEmpty()) {
+                        bySize.remove(expected);
+                    }
+                }
+            }
+            assertEquals(model.size(), f.count(), "seed " + seed + " step " + step);
+        }
+        long bytes = 0;
+        for (int v : model.values()) {
+            bytes += v;
+        }
+        assertEquals(bytes, f.bytes(), "seed " + seed);
+        Map<Long, Integer> seen = new HashMap<>();
+        f.forEach(seen::put);
+        assertEquals(model, seen, "seed " + seed);
+    }
+}
