@@ -1,6 +1,8 @@
 package org.iolab.store;
 
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -125,6 +127,8 @@ import org.iolab.storage.StorageFile;
  */
 public final class Store implements AutoCloseable {
     private static final int READ_CHUNK = 256;
+    private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final Path file;
     private final Path walDir;
@@ -161,6 +165,16 @@ public final class Store implements AutoCloseable {
     private long pendingBytes;
     private long redoBytes;
     private ByteBuffer wbuf = ByteBuffer.allocateDirect(64 * 1024).order(ByteOrder.LITTLE_ENDIAN);
+    private MemorySegment wseg = MemorySegment.ofBuffer(wbuf);
+    private final ByteBuffer fbuf = ByteBuffer.allocate(Slots.HEADER).order(ByteOrder.LITTLE_ENDIAN);
+    /**
+     * The data file's mapping when the backend maps files ({@link StorageFile#mapping}), else null: slots are
+     * written into it and read from it without a copy. Replaced (under the write lock, which keeps readers out)
+     * whenever the file is remapped: grown, truncated, swapped by a compaction, closed.
+     */
+    private MemorySegment map;
+    /** Whether the backend does not map files (then {@link #map} stays null). */
+    private boolean unmapped;
     private volatile boolean closed;
     private volatile Throwable failure;
 
@@ -175,6 +189,7 @@ public final class Store implements AutoCloseable {
         this.repairs = repairs;
         this.data = options.opener().open(file, true);
         try {
+            remapped();
             recover();
         } catch (RuntimeException | Error e) {
             Log l = log;
@@ -292,7 +307,7 @@ public final class Store implements AutoCloseable {
                 scan(Slots.DATA_START, dataEnd, new Scanner.Policy(Long.MAX_VALUE, false, 0, Long.MAX_VALUE, false));
             }
             if (data.size() > dataEnd) {
-                data.truncate(dataEnd);
+                truncateData(dataEnd);
             }
             dirtyOnDisk = false;
             startLog();
@@ -372,8 +387,8 @@ public final class Store implements AutoCloseable {
     private void create() {
         IndexFile.delete(file);
         deleteSegments();
-        data.truncate(0);
-        data.truncate(Header.PAGE);
+        truncateData(0);
+        truncateData(Header.PAGE);
         header = new Header(0, 0, Slots.DATA_START, true, ThreadLocalRandom.current().nextLong(), false);
         writeHeader(header);
         data.force(true);
@@ -597,7 +612,7 @@ public final class Store implements AutoCloseable {
             int pos = index.find(hash, ctx);
             if (pos >= 0) {
                 long other = index.offsetAt(pos);
-                long otherSeq = ctx.buf.getLong(8);
+                long otherSeq = ctx.cur.getLong(8);
                 int otherLen = (int) ctx.slotLength;
                 int otherKv = ctx.foundKeyLen + ctx.foundValueLen;
                 if (otherSeq > seq) {
@@ -716,6 +731,8 @@ public final class Store implements AutoCloseable {
     private final class Ctx implements KeyIndex.Matcher {
         final CRC32C crc = new CRC32C();
         ByteBuffer buf = ByteBuffer.allocateDirect(4096).order(ByteOrder.LITTLE_ENDIAN);
+        /** The slot found: {@link #buf} (a copy) or a view of the mapping; header at 0. */
+        ByteBuffer cur;
         ByteBuffer keyBuf;
         int keyPos;
         int keyLen;
@@ -735,11 +752,36 @@ public final class Store implements AutoCloseable {
             readSlot(offset);
             // the CRC first: a damaged key must throw, not read as another key
             checkCrc(offset);
-            return foundKeyLen == keyLen && Slots.equal(buf, Slots.HEADER, keyBuf, keyPos, keyLen);
+            return foundKeyLen == keyLen && Slots.equal(cur, Slots.HEADER, keyBuf, keyPos, keyLen);
         }
 
-        /** Reads the live slot the index points to into {@link #buf} at 0 (header, key, value). */
+        /**
+         * Finds the live slot the index points to: {@link #cur} is then a view of it in the mapping (header, key,
+         * value at 0), or a copy in {@link #buf} when the backend does not map.
+         */
         void readSlot(long offset) {
+            MemorySegment m = map;
+            if (m == null || offset < Slots.DATA_START || offset + Slots.HEADER > Math.min(dataEnd, m.byteSize())) {
+                readSlotCopy(offset);
+                return;
+            }
+            long w0 = m.get(LONG_LE, offset);
+            long v = m.get(INT_LE, offset + 16) & 0xFFFF_FFFFL;
+            String shape = Slots.checkShape(w0, v, offset, Math.min(dataEnd, m.byteSize()));
+            if (shape != null || Slots.type(w0) != Slots.LIVE) {
+                readSlotCopy(offset);
+                return;
+            }
+            slotLength = Slots.slotLength(w0);
+            foundKeyLen = Slots.keyLength(w0);
+            foundValueLen = (int) v;
+            cur = m.asSlice(offset, Slots.HEADER + foundKeyLen + foundValueLen).asByteBuffer()
+                    .order(ByteOrder.LITTLE_ENDIAN);
+        }
+
+        /** Reads the live slot the index points to into {@link #buf} at 0 (header, key, value); {@code cur = buf}. */
+        void readSlotCopy(long offset) {
+            cur = buf;
             long avail = dataEnd - offset;
             if (offset < Slots.DATA_START || avail < Slots.HEADER) {
                 throw new StoreCorruptedException(file, offset, "the index points outside the data (end " + dataEnd
@@ -764,10 +806,11 @@ public final class Store implements AutoCloseable {
                 }
                 data.read(offset, buf.clear().limit(need));
             }
+            cur = buf;
         }
 
         void checkCrc(long offset) {
-            if (buf.getInt(20) != Slots.crc(crc, buf, 0, foundKeyLen + foundValueLen)) {
+            if (cur.getInt(20) != Slots.crc(crc, cur, 0, foundKeyLen + foundValueLen)) {
                 throw new StoreCorruptedException(file, offset, "record of " + slotLength
                         + " bytes fails its CRC check");
             }
@@ -782,12 +825,22 @@ public final class Store implements AutoCloseable {
      * @throws StoreCorruptedException when the record is damaged
      */
     public byte[] get(byte[] key) {
-        byte[][] out = new byte[1][];
-        get(wrap(key), v -> {
-            out[0] = new byte[v.remaining()];
-            v.get(out[0]);
-        });
-        return out[0];
+        ByteBuffer kb = wrap(key);
+        int k = checkKey(kb);
+        long hash = Slots.hash(kb, 0, k);
+        Ctx ctx = contexts.get();
+        long stamp = rw.readLock();
+        try {
+            checkOpen();
+            if (index.find(hash, ctx.with(kb)) < 0) {
+                return null;
+            }
+            byte[] out = new byte[ctx.foundValueLen];
+            ctx.cur.get(Slots.HEADER + ctx.foundKeyLen, out);
+            return out;
+        } finally {
+            rw.unlockRead(stamp);
+        }
     }
 
     /**
@@ -808,7 +861,7 @@ public final class Store implements AutoCloseable {
             if (pos < 0) {
                 return false;
             }
-            visitor.visit(ctx.buf.slice(Slots.HEADER + ctx.foundKeyLen, ctx.foundValueLen).asReadOnlyBuffer());
+            visitor.visit(ctx.cur.slice(Slots.HEADER + ctx.foundKeyLen, ctx.foundValueLen).asReadOnlyBuffer());
             return true;
         } finally {
             rw.unlockRead(stamp);
@@ -1075,6 +1128,7 @@ public final class Store implements AutoCloseable {
     private ByteBuffer writeBuffer(int n) {
         if (wbuf.capacity() < n) {
             wbuf = ByteBuffer.allocateDirect(Math.max(n, wbuf.capacity() * 2)).order(ByteOrder.LITTLE_ENDIAN);
+            wseg = MemorySegment.ofBuffer(wbuf);
         }
         return wbuf.clear();
     }
@@ -1115,18 +1169,65 @@ public final class Store implements AutoCloseable {
         }
     }
 
-    /** Writes a slot: everything after the first word, then the first word. */
+    /**
+     * Writes a slot: everything after the first word, then the first word. {@code b} is {@link #wbuf} or a
+     * redo record's copy.
+     */
     private void writeSlot(long off, ByteBuffer b, int at, int n) {
+        MemorySegment m = mapFor(off + n);
+        if (m != null) {
+            MemorySegment src = b == wbuf ? wseg : MemorySegment.ofBuffer(b.clear());
+            MemorySegment.copy(src, at + 8, m, off + 8, n - 8);
+            m.set(LONG_LE, off, src.get(LONG_LE, at));
+            data.written(off + n);
+            return;
+        }
         data.write(off + 8, b.limit(at + n).position(at + 8));
         data.write(off, b.limit(at + 8).position(at));
     }
 
     /** Writes a free header: its first word first (a torn write reads as a hole with a bad CRC: crash debris). */
     private void writeFree(long off, int len, long seq) {
-        ByteBuffer h = ByteBuffer.allocate(Slots.HEADER).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer h = fbuf.clear();
         Slots.writeFree(h, 0, len, seq, wcrc);
+        MemorySegment m = mapFor(off + Slots.HEADER);
+        if (m != null) {
+            m.set(LONG_LE, off, h.getLong(0));
+            m.set(LONG_LE, off + 8, h.getLong(8));
+            m.set(LONG_LE, off + 16, h.getLong(16));
+            data.written(off + Slots.HEADER);
+            return;
+        }
         data.write(off, h.limit(8).position(0));
         data.write(off + 8, h.limit(Slots.HEADER).position(8));
+    }
+
+    /**
+     * @return the mapping, grown to cover {@code end}, or null when the backend does not map. Writer only, with
+     *         the write lock held (a growth remaps) or while no reader can exist (open, recovery).
+     */
+    private MemorySegment mapFor(long end) {
+        MemorySegment m = map;
+        if (m != null && m.byteSize() >= end) {
+            return m;
+        }
+        if (unmapped) {
+            return null;
+        }
+        m = data.mapping(end);
+        unmapped = m == null;
+        map = m;
+        return m;
+    }
+
+    /** Takes the data file's current mapping (after it was opened or remapped; null while the file is empty). */
+    private void remapped() {
+        map = unmapped ? null : data.mapping(0);
+    }
+
+    private void truncateData(long size) {
+        data.truncate(size);
+        remapped();
     }
 
     private void writeHeader(Header h) {
@@ -1176,7 +1277,7 @@ public final class Store implements AutoCloseable {
                 rewriteHoles = false;
             }
             if (data.size() > dataEnd) {
-                data.truncate(dataEnd);
+                truncateData(dataEnd);
             }
             data.force(true);
             Header h = header.next(lastSeq, dataEnd, true, false);
@@ -1327,7 +1428,7 @@ public final class Store implements AutoCloseable {
                 ByteBuffer chunk = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
                 long chunkAt = end;
                 for (int i = 0; i < n; i++) {
-                    ctx.readSlot(offsets[i]);
+                    ctx.readSlotCopy(offsets[i]);
                     ctx.checkCrc(offsets[i]);
                     int kv = ctx.foundKeyLen + ctx.foundValueLen;
                     int len = Slots.needed(ctx.foundKeyLen, ctx.foundValueLen);
@@ -1370,6 +1471,7 @@ public final class Store implements AutoCloseable {
                 out.force(true);
             }
             // the new file is complete and synced: swap it in
+            map = null;
             data.close();
             try {
                 Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -1378,6 +1480,7 @@ public final class Store implements AutoCloseable {
             }
             syncDirectory(file);
             data = options.opener().open(file, true);
+            remapped();
             index = fresh;
             free.clear();
             storedBytes = stored;
@@ -1470,6 +1573,7 @@ public final class Store implements AutoCloseable {
                 long stamp = rw.writeLock();
                 try {
                     closed = true;
+                    map = null;
                 } finally {
                     rw.unlockWrite(stamp);
                 }
