@@ -1,5 +1,6 @@
 package org.iolab.store;
 
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -8,10 +9,13 @@ import org.iolab.storage.StorageFile;
 
 /**
  * Walks the slots of a data file front to back in large chunks: header words checked against the data end
- * before anything is read or allocated, every slot's CRC checked.
+ * before anything is read or allocated, every slot's CRC checked. Given the file's mapping, the chunks are
+ * windows of it (no copy); otherwise they are read into a buffer.
  */
 final class Scanner {
     private static final int CHUNK = 1 << 20;
+    /** Bytes of the mapping one window covers. */
+    private static final long WINDOW = 1L << 26;
 
     /** What the walk found, slot by slot. */
     interface Sink {
@@ -47,24 +51,40 @@ final class Scanner {
 
     private final StorageFile file;
     private final Path path;
+    private final MemorySegment map;
     private final CRC32C crc = new CRC32C();
-    private ByteBuffer buf = ByteBuffer.allocateDirect(CHUNK).order(ByteOrder.LITTLE_ENDIAN);
+    private ByteBuffer buf;
     private long bufStart;
     private int bufLength;
     private long limit;
 
     Scanner(StorageFile file) {
+        this(file, null);
+    }
+
+    /**
+     * @param map the file's mapping, or null; must stay valid during the walk (no remapping write meanwhile)
+     */
+    Scanner(StorageFile file, MemorySegment map) {
         this.file = file;
         this.path = file.path();
+        this.map = map;
     }
 
     /** Makes {@code [pos, pos + n)} available in {@link #buf}; returns its index there. */
     private int ensure(long pos, int n) {
-        if (pos >= bufStart && pos + n <= bufStart + bufLength) {
+        if (buf != null && pos >= bufStart && pos + n <= bufStart + bufLength) {
             return (int) (pos - bufStart);
         }
-        if (n > buf.capacity()) {
-            buf = ByteBuffer.allocateDirect(Slots.align(n)).order(ByteOrder.LITTLE_ENDIAN);
+        if (map != null && limit <= map.byteSize()) {
+            long len = Math.max(n, Math.min(WINDOW, limit - pos));
+            buf = map.asSlice(pos, len).asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+            bufStart = pos;
+            bufLength = (int) len;
+            return 0;
+        }
+        if (buf == null || n > buf.capacity()) {
+            buf = ByteBuffer.allocateDirect(Math.max(CHUNK, Slots.align(n))).order(ByteOrder.LITTLE_ENDIAN);
         }
         int len = (int) Math.min(buf.capacity(), limit - pos);
         file.read(pos, buf.clear().limit(len));
@@ -83,6 +103,7 @@ final class Scanner {
         this.limit = end;
         bufStart = 0;
         bufLength = 0;
+        buf = null;
         long pos = from;
         while (pos + Slots.HEADER <= end) {
             int at = ensure(pos, Slots.HEADER);

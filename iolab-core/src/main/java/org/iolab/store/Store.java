@@ -573,7 +573,7 @@ public final class Store implements AutoCloseable {
 
     /** Rebuilds index and free space from the slots in {@code [from, end)}; returns where the data ends. */
     private long scan(long from, long end, Scanner.Policy policy) {
-        Scanner scanner = new Scanner(data);
+        Scanner scanner = new Scanner(data, map);
         Ctx ctx = contexts.get();
         long savedEnd = dataEnd;
         dataEnd = end;
@@ -910,8 +910,11 @@ public final class Store implements AutoCloseable {
             checkOpen();
             long[] count = {0};
             boolean anyPending = !pendingSet.isEmpty();
-            new Scanner(data).walk(Slots.DATA_START, dataEnd,
+            new Scanner(data, map).walk(Slots.DATA_START, dataEnd,
                     new Scanner.Policy(Long.MAX_VALUE, false, 0, Long.MAX_VALUE, false), new Scanner.Sink() {
+                        private ByteBuffer chunk;
+                        private ByteBuffer readOnly;
+
                         @Override
                         public void live(long offset, int slotLength, long seq, ByteBuffer b, int at, int k,
                                 int v) {
@@ -919,8 +922,11 @@ public final class Store implements AutoCloseable {
                                 return;
                             }
                             count[0]++;
-                            visitor.visit(b.slice(at + Slots.HEADER, k).asReadOnlyBuffer(),
-                                    b.slice(at + Slots.HEADER + k, v).asReadOnlyBuffer());
+                            if (b != chunk) {
+                                chunk = b;
+                                readOnly = b.asReadOnlyBuffer();
+                            }
+                            visitor.visit(readOnly.slice(at + Slots.HEADER, k), readOnly.slice(at + Slots.HEADER + k, v));
                         }
 
                         @Override

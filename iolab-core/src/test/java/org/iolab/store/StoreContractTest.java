@@ -289,12 +289,15 @@ class StoreContractTest {
             }
             AtomicBoolean stop = new AtomicBoolean();
             ExecutorService pool = Executors.newFixedThreadPool(3);
+            // the writer starts once both readers run, so they read while it writes
+            java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(2);
             try {
                 List<Future<Long>> readers = new ArrayList<>();
                 for (int t = 0; t < 2; t++) {
                     readers.add(pool.submit(() -> {
                         long reads = 0;
-                        while (!stop.get()) {
+                        started.countDown();
+                        do {
                             for (int i = 0; i < 200; i++) {
                                 byte[] v = s.get(bytes("r" + i));
                                 if (v != null) {
@@ -312,10 +315,11 @@ class StoreContractTest {
                             if (reads % 2000 == 0) {
                                 s.scan((k, v) -> assertTrue(v.remaining() >= 64));
                             }
-                        }
+                        } while (!stop.get());
                         return reads;
                     }));
                 }
+                assertTrue(started.await(30, java.util.concurrent.TimeUnit.SECONDS), "the readers did not start");
                 int rounds = durability == Durability.ALWAYS ? 10 : 60;
                 for (int round = 0; round < rounds; round++) {
                     for (int i = round % 5; i < 200; i += 5) {
