@@ -1,6 +1,9 @@
 package org.iolab.store;
 
 import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -20,6 +23,8 @@ final class IndexFile {
     /** "IOLABIDX" as a little-endian long. */
     static final long MAGIC = 0x5844494241424F49L;
     static final int FIXED = 80;
+    private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     /** A loaded checkpoint. */
     record Loaded(KeyIndex index, long[] holes, long liveBytes, long storedBytes) {
@@ -85,6 +90,8 @@ final class IndexFile {
                 problem[0] = "the index checkpoint is only " + size + " bytes long";
                 return null;
             }
+            long[] table;
+            long[] h;
             ByteBuffer head = ByteBuffer.allocate(FIXED).order(ByteOrder.LITTLE_ENDIAN);
             readFully(ch, head, 0);
             long tableLength = head.getLong(40);
@@ -103,25 +110,25 @@ final class IndexFile {
             }
             if (!KeyIndex.validLength(tableLength) || entries < 0 || entries > tableLength || holes < 0
                     || holes > header.dataEnd() / Slots.HEADER
-                    || size != FIXED + 8 * tableLength + 16 * holes + 8) {
+                    || size != FIXED + 8 * tableLength + 16 * holes + 8 || size > Integer.MAX_VALUE - 16) {
                 problem[0] = "the index checkpoint has impossible sizes (table " + tableLength + ", entries "
                         + entries + ", holes " + holes + ", file " + size + " bytes)";
                 return null;
             }
-            ByteBuffer all = ByteBuffer.allocate((int) size).order(ByteOrder.LITTLE_ENDIAN);
-            readFully(ch, all, 0);
-            CRC32C crc = new CRC32C();
-            crc.update(all.array(), 0, (int) size - 8);
-            if (all.getInt((int) size - 8) != (int) crc.getValue()) {
-                problem[0] = "the index checkpoint's CRC does not match";
-                return null;
+            // mapped: one CRC pass and one copy into the table, no heap or temporary buffers
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment all = ch.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
+                CRC32C crc = new CRC32C();
+                crc.update(all.asSlice(0, size - 8).asByteBuffer());
+                if (all.get(INT_LE, size - 8) != (int) crc.getValue()) {
+                    problem[0] = "the index checkpoint's CRC does not match";
+                    return null;
+                }
+                table = new long[(int) tableLength];
+                MemorySegment.copy(all, LONG_LE, FIXED, table, 0, (int) tableLength);
+                h = new long[(int) holes * 2];
+                MemorySegment.copy(all, LONG_LE, FIXED + 8 * tableLength, h, 0, (int) holes * 2);
             }
-            long[] table = new long[(int) tableLength];
-            all.position(FIXED);
-            all.asLongBuffer().get(table);
-            long[] h = new long[(int) holes * 2];
-            all.position(FIXED + 8 * (int) tableLength);
-            all.asLongBuffer().get(h);
             return new Loaded(new KeyIndex(table, (int) entries), h, head.getLong(64), head.getLong(72));
         } catch (NoSuchFileException e) {
             problem[0] = "there is no index checkpoint " + idx;
