@@ -22,6 +22,7 @@ import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.iolab.IolabException;
 import org.iolab.journal.Journal;
+import org.iolab.os.Prefault;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
 import org.iolab.storage.FileLocks;
@@ -127,6 +128,7 @@ import org.iolab.storage.StorageFile;
  */
 public final class Store implements AutoCloseable {
     private static final int READ_CHUNK = 256;
+    private static final long PREFAULT_CHUNK = 1 << 20;
     private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
@@ -175,6 +177,8 @@ public final class Store implements AutoCloseable {
     private MemorySegment map;
     /** Whether the backend does not map files (then {@link #map} stays null). */
     private boolean unmapped;
+    /** The mapping is faulted in up to here ({@link #prefault}); {@code Long.MAX_VALUE} when the OS cannot. */
+    private long prefaulted;
     private volatile boolean closed;
     private volatile Throwable failure;
 
@@ -1215,6 +1219,9 @@ public final class Store implements AutoCloseable {
     private MemorySegment mapFor(long end) {
         MemorySegment m = map;
         if (m != null && m.byteSize() >= end) {
+            if (end + PREFAULT_CHUNK / 2 > prefaulted && prefaulted < m.byteSize()) {
+                prefault(m, end);
+            }
             return m;
         }
         if (unmapped) {
@@ -1226,9 +1233,26 @@ public final class Store implements AutoCloseable {
         return m;
     }
 
+    /**
+     * Faults in the next pages of the mapping past the data end in one call (madvise MADV_POPULATE_WRITE), at most
+     * {@value #PREFAULT_CHUNK} bytes at a time and one chunk ahead, instead of one page fault per new page inside
+     * the appending writes. The pages it dirties ahead of the data are zeros the next slots overwrite; the file's
+     * logical size does not change.
+     */
+    private void prefault(MemorySegment m, long end) {
+        long from = Math.max(prefaulted, end) & -4096L;
+        long to = Math.min(m.byteSize(), from + PREFAULT_CHUNK);
+        if (to > from && Prefault.populateWrite(m.asSlice(from, to - from))) {
+            prefaulted = to;
+        } else {
+            prefaulted = Long.MAX_VALUE;
+        }
+    }
+
     /** Takes the data file's current mapping (after it was opened or remapped; null while the file is empty). */
     private void remapped() {
         map = unmapped ? null : data.mapping(0);
+        prefaulted = 0;
     }
 
     private void truncateData(long size) {
