@@ -107,6 +107,12 @@ import org.iolab.storage.StorageFile;
 public final class Journal implements AutoCloseable {
     private static final String LOCK_FILE = "journal.lock";
     private static final int ZERO_CHUNK = 1 << 20;
+    /**
+     * Frames at least this long are written through the file descriptor rather than copied into the mapping
+     * ({@link StorageFile#writeThrough}): past a few pages, a {@code pwrite} costs less than the page faults a copy
+     * into fresh pages of the mapping takes (measured with {@code JournalBulkBenchmark}, see docs/RESULTS.md).
+     */
+    static final int WRITE_THROUGH_MIN = 16 << 10;
     private static final VarHandle INT_LE = MethodHandles.byteBufferViewVarHandle(int[].class,
             ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle TIP;
@@ -639,7 +645,26 @@ public final class Journal implements AutoCloseable {
             seq = t.nextSeq();
             int total = Format.FRAME_HEADER + length;
             ByteBuffer m = mapped;
-            if (m != null) {
+            if (m != null && need >= WRITE_THROUGH_MIN) {
+                // a large frame: the payload through the file descriptor (the kernel copies it into the page
+                // cache, and this thread takes no page fault for each of its pages), then padding, sequence, CRC
+                // and the length last in the mapping, which shows the payload already (one page cache)
+                int o = (int) t.end();
+                int from = payload.position();
+                active.writeThrough(o + Format.FRAME_HEADER, payload);
+                payload.position(from);
+                for (int i = total; i < need; i++) {
+                    m.put(o + i, (byte) 0);
+                }
+                m.putLong(o + 8, seq);
+                seqBytes.putLong(0, seq);
+                crc.reset();
+                crc.update(seqBytes.array(), 0, 8);
+                crc.update(payload);
+                payload.position(from);
+                m.putInt(o + 4, (int) crc.getValue());
+                INT_LE.setRelease(m, o, total);
+            } else if (m != null) {
                 // in place: padding, sequence, payload, CRC, and the length last, so a reader of the file never
                 // sees a non-zero length before the rest of the frame
                 int o = (int) t.end();

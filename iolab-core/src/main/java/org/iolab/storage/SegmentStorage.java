@@ -137,6 +137,31 @@ final class SegmentStorage implements StorageFile {
         }
     }
 
+    @Override
+    public void writeThrough(long position, ByteBuffer src) {
+        int length = src.remaining();
+        Problems.checkPosition(path, position, length);
+        if (!writable) {
+            throw Problems.readOnly(path, position);
+        }
+        long end = position + length;
+        if (end > capacity) {
+            grow(end);
+        }
+        lock.readLock().lock();
+        try {
+            if (closed) {
+                throw Problems.closed(path);
+            }
+            Problems.writeFully(channel, path, position, src);
+        } finally {
+            lock.readLock().unlock();
+        }
+        if (end > size) {
+            size = end;
+        }
+    }
+
     private void grow(long needed) {
         lock.writeLock().lock();
         try {

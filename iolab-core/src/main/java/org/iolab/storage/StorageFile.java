@@ -36,6 +36,18 @@ public interface StorageFile extends AutoCloseable {
     void write(long position, ByteBuffer src);
 
     /**
+     * Like {@link #write}, but through the file descriptor ({@code pwrite}) even when the backend maps the file:
+     * the kernel copies into the page cache, so the writer takes no page fault per new page of its mapping.
+     * The mapping sees the bytes at once (one page cache). For large appends into pages not yet touched.
+     *
+     * @param position file offset
+     * @param src the bytes; its position advances to its limit
+     */
+    default void writeThrough(long position, ByteBuffer src) {
+        write(position, src);
+    }
+
+    /**
      * Makes every completed write durable ({@code fdatasync}, {@code msync} for mappings).
      *
      * @param metadata also sync file metadata such as the size ({@code fsync})
