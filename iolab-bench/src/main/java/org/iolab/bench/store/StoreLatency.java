@@ -233,6 +233,9 @@ public final class StoreLatency {
                     published.lazySet(i + 1);
                     last = t1;
                 }
+            } catch (RuntimeException | Error e) {
+                stop = true; // the watcher would otherwise wait for puts that never come
+                throw e;
             } finally {
                 if (watcher != null) {
                     join(watcher);
