@@ -207,6 +207,7 @@ final class BenchCommand implements Callable<Integer> {
         JournalPlan.Plan journal = w.journal() ? JournalPlan.plan(p, jr, JournalPlan::inBuild)
                 : new JournalPlan.Plan(List.of(), List.of(), List.of(), 0, 1, List.of());
         List<StorePoint> store = w.store() ? StorePlan.plan(p, sr) : List.of();
+        StoreLatencyRun storeAfter = StorePlan.latency(p, sr, store);
         if (points.isEmpty() && journal.points().isEmpty() && store.isEmpty()) {
             throw new IolabException("nothing to run: profile " + p.name() + " with these --methods has no points");
         }
@@ -221,18 +222,18 @@ final class BenchCommand implements Callable<Integer> {
         PrintStream err = System.err;
         double total = points.stream().mapToDouble(Point::wallSeconds).sum()
                 + journal.points().stream().mapToDouble(JournalPoint::wallSeconds).sum() + journal.afterSeconds()
-                + store.stream().mapToDouble(StorePoint::wallSeconds).sum();
+                + store.stream().mapToDouble(StorePoint::wallSeconds).sum() + storeAfter.wallSeconds();
         if (w == Workload.FILE) {
             err.printf(Locale.ROOT, "iolab: profile %s: %d points, estimated %s%n", p.name(), points.size(),
                     minutes(total));
         } else if (w == Workload.STORE) {
-            err.printf(Locale.ROOT, "iolab: profile %s, workload store: %d points, estimated %s%n", p.name(),
-                    store.size(), minutes(total));
+            err.printf(Locale.ROOT, "iolab: profile %s, workload store: %d points and %d per-put latency runs,"
+                    + " estimated %s%n", p.name(), store.size(), storeAfter.points().size(), minutes(total));
         } else {
             err.printf(Locale.ROOT, "iolab: profile %s, workload %s: %d points (%d journal, %d store) and %d latency"
                     + " runs, estimated %s%n", p.name(), w.name().toLowerCase(Locale.ROOT),
                     points.size() + journal.points().size() + store.size(), journal.points().size(), store.size(),
-                    journal.latency().size(), minutes(total));
+                    journal.latency().size() + storeAfter.points().size(), minutes(total));
         }
         if (dryRun) {
             for (Point pt : points) {
@@ -248,18 +249,29 @@ final class BenchCommand implements Callable<Integer> {
                 System.out.printf(Locale.ROOT, "%-70s %3d x %6.2fs  ~%.1fs%n", sp.describe(), sp.runs(),
                         sp.passSeconds(), sp.wallSeconds());
             }
+            if (!storeAfter.points().isEmpty()) {
+                System.out.printf(Locale.ROOT, "%-70s %14s  ~%.1fs%n", storeAfter.describe(), "",
+                        storeAfter.latencySeconds());
+            }
+            if (storeAfter.describeFio() != null) {
+                System.out.println(storeAfter.describeFio());
+            }
             journal.notes().forEach(System.out::println);
             return 0;
         }
         checkOut(results);
-        Execution run = new Execution(points, journal.points(), store, journal.afterSeconds(), parent, verbose,
-                dropCaches, err);
+        Execution run = new Execution(points, journal.points(), store, journal.afterSeconds()
+                + storeAfter.wallSeconds(), parent, verbose, dropCaches, err);
         Baselines baselines = new Baselines(points, Math.min(p.runs(), 3), !noLimits, err);
         JournalExtras extras = new JournalExtras(journal, !noLimits, err);
+        StoreExtras storeExtras = new StoreExtras(storeAfter, !noLimits, err);
         var array = run.run((workDir, dataFiles, prepare) -> {
             baselines.run(workDir, dataFiles, prepare);
             if (w.journal()) {
                 extras.run(workDir);
+            }
+            if (w.store()) {
+                storeExtras.run(workDir);
             }
         });
         Path json = results.resolve("results.json");
@@ -273,13 +285,16 @@ final class BenchCommand implements Callable<Integer> {
         Results.table(Results.rows(array), System.out);
         JournalTable.print(set.journal(), System.out);
         StoreTable.print(set.store(), System.out);
-        System.out.println();
-        System.out.println("results: " + json);
         List<Limit> limits = new ArrayList<>(baselines.limits());
         limits.addAll(extras.limits());
+        limits.addAll(storeExtras.limits());
+        StoreTable.printLatency(storeExtras.latency(), limits, storeAfter.fioRuns() > 0, System.out);
+        System.out.println();
+        System.out.println("results: " + json);
         List<String> notes = new ArrayList<>(baselines.notes());
         notes.addAll(extras.notes());
-        RunData data = new RunData(set, baselines.facts(), limits, notes, extras.latency());
+        notes.addAll(storeExtras.notes());
+        RunData data = new RunData(set, baselines.facts(), limits, notes, extras.latency(), storeExtras.latency());
         data.writeSiblings(results);
         System.out.println("report: " + HtmlReport.write(data, results));
         if (baselines.wrongChecksum() != null) {

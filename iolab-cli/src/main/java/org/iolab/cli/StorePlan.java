@@ -34,6 +34,10 @@ final class StorePlan {
     static final double RECORD_SECONDS = 6e-6;
     /** Estimated seconds of one fsync'ed write at ALWAYS. */
     static final double SYNC_SECONDS = 5e-4;
+    /** The engines whose durability levels sync (iolab's store and these peers get per-put latency runs). */
+    static final List<String> SYNCED_PEERS = List.of("sqlite", "rocksdb", "lmdb");
+    /** Puts recorded per engine and level by the per-put latency runs of quick and seeds. */
+    static final int LATENCY_PUTS = 2000;
     /** Estimated bytes on disk per record, at most (the largest peer's size is well below). */
     static final long BYTES_PER_RECORD = 512;
 
@@ -188,6 +192,40 @@ final class StorePlan {
      */
     static long spaceNeeded(List<StorePoint> points) {
         return points.stream().mapToLong(p -> (long) p.records() * BYTES_PER_RECORD).max().orElse(0);
+    }
+
+    /**
+     * The per-put latency runs and the device's synced write rate that follow the store points: every engine of
+     * the plan that syncs (iolab's, {@link #SYNCED_PEERS}) at ALWAYS, and iolab's at BATCH (where put and
+     * put-to-durable differ); {@code --durability} keeps only the levels it lists (the fio job runs with
+     * ALWAYS). Smoke: 200 puts and one 1 s fio pass; full: 10,000 puts and three 5 s passes; otherwise
+     * {@value #LATENCY_PUTS} puts and two 3 s passes.
+     *
+     * @param profile the profile
+     * @param r the overrides
+     * @param points the plan's store points
+     * @return what runs after the points (no points and no fio job when nothing fits)
+     */
+    static StoreLatencyRun latency(Profile profile, Request r, List<StorePoint> points) {
+        List<Durability> levels = r.durabilities() != null ? r.durabilities()
+                : List.of(Durability.BATCH, Durability.ALWAYS);
+        Set<String> engines = new LinkedHashSet<>();
+        points.stream().map(StorePoint::engine).filter(e -> e.equals("iolab") || e.startsWith("iolab-")
+                || SYNCED_PEERS.contains(e)).forEach(engines::add);
+        List<String> out = new ArrayList<>();
+        if (levels.contains(Durability.ALWAYS)) {
+            engines.forEach(e -> out.add(e + ":always"));
+        }
+        if (levels.contains(Durability.BATCH)) {
+            engines.stream().filter(e -> e.equals("iolab") || e.startsWith("iolab-")).forEach(e -> out.add(e
+                    + ":batch"));
+        }
+        boolean fio = !points.isEmpty() && levels.contains(Durability.ALWAYS);
+        return switch (profile.name()) {
+            case "smoke" -> new StoreLatencyRun(out, 200, 20, fio ? 1 : 0, fio ? 1 : 0);
+            case "full" -> new StoreLatencyRun(out, 10_000, 500, fio ? 5 : 0, fio ? 3 : 0);
+            default -> new StoreLatencyRun(out, LATENCY_PUTS, 200, fio ? 3 : 0, fio ? 2 : 0);
+        };
     }
 
     private static final Map<Integer, Long> LIVE = new ConcurrentHashMap<>();

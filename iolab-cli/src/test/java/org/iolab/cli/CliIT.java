@@ -160,10 +160,31 @@ class CliIT {
         Run plan = iolab(tmp, "bench", "--workload", "store", "--profile", "smoke", "--dry-run");
         assertEquals(0, plan.exit(), plan.err());
         assertTrue(plan.out().contains("store lmdb put durability=none records=2000"), plan.out());
+        assertTrue(plan.out().contains("store per-put latency iolab:always,lmdb:always,rocksdb:always,iolab:batch"),
+                plan.out());
+        assertTrue(plan.out().contains("fio 4 KiB write+fdatasync"), plan.out());
         Run r = iolab(tmp, "bench", "--workload", "store", "--profile", "smoke", "--out", out.toString(), "--dir",
                 dir.toString());
         assertEquals(0, r.exit(), r.out() + r.err());
         assertTrue(r.out().contains("STORE (Bruno's employee workload"), r.out());
+        // the per-put latency runs: one line per engine at ALWAYS, iolab's put and durable at BATCH
+        assertTrue(r.out().contains("STORE PUT LATENCY"), r.out());
+        for (String row : List.of("iolab +always +put ", "lmdb +always +put ", "rocksdb +always +put ",
+                "iolab +batch +put ", "iolab +batch +durable ")) {
+            assertTrue(r.out().lines().anyMatch(l -> l.matches("\\s+" + row + ".*")), row + " in " + r.out());
+        }
+        assertTrue(r.out().contains("DEVICE: fio 4 KiB write+fdatasync "), r.out());
+        JsonNode latency = JSON.readTree(out.resolve("store-latency.json").toFile());
+        assertEquals(5, latency.size(), latency.toString());
+        for (JsonNode l : latency) {
+            assertTrue(l.path("puts").asLong() > 0 && l.path("putsPerSecond").asDouble() > 0, l.toString());
+            assertTrue(l.path("p50Nanos").asDouble() <= l.path("p99Nanos").asDouble()
+                    && l.path("p99Nanos").asDouble() <= l.path("p999Nanos").asDouble()
+                    && l.path("p999Nanos").asDouble() <= l.path("maxNanos").asDouble(), l.toString());
+        }
+        boolean fio = JSON.readTree(out.resolve("limits.json").toFile()).findValuesAsText("operation")
+                .contains("store-write-fdatasync");
+        assertEquals(fio, !r.out().contains("DEVICE: fio 4 KiB write+fdatasync not measured"), r.out());
         JsonNode results = JSON.readTree(out.resolve("results.json").toFile());
         Set<String> engines = new TreeSet<>();
         for (JsonNode e : results) {
@@ -176,7 +197,8 @@ class CliIT {
         assertEquals(Set.of("iolab", "lmdb", "rocksdb"), engines);
         String html = Files.readString(out.resolve("report.html"), StandardCharsets.UTF_8);
         assertTrue(html.contains("The store") && html.contains("class=\"store-targets\"")
-                && html.contains("class=\"store-none-2000\""), "the report has the store section");
+                && html.contains("class=\"store-none-2000\"") && html.contains("class=\"store-latency\""),
+                "the report has the store section with its per-put latency");
         Run again = iolab(tmp, "report", out.resolve("results.json").toString(), "--out", tmp.resolve("re")
                 .toString());
         assertEquals(0, again.exit(), "a store-only results.json re-renders: " + again.err());

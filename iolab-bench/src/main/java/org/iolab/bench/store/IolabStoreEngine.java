@@ -91,4 +91,14 @@ public final class IolabStoreEngine implements KvEngine {
     public long sizeOnDisk() {
         return Folders.size(dir);
     }
+
+    /**
+     * The open store itself, for the measurements that need its sequences ({@link StoreLatency} waits with
+     * {@link Store#awaitDurable(long)} for what {@link Store#put(byte[], byte[])} returned).
+     *
+     * @return the store, or {@code null} when closed
+     */
+    Store store() {
+        return store;
+    }
 }

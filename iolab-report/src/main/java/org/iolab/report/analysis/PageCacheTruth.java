@@ -134,6 +134,9 @@ public final class PageCacheTruth {
             return l.tool() + " write " + Sizes.format(l.blockSize()) + " blocks ("
                     + (op.endsWith("fdatasync") ? "fdatasync at the BATCH cadence" : "buffered, fsync at the end") + ")";
         }
+        if (op.startsWith("store-")) {
+            return l.tool() + " write " + Sizes.format(l.blockSize()) + " blocks (fdatasync after each)";
+        }
         int dash = op.indexOf('-');
         if (dash < 0) {
             return l.tool() + " " + op;

@@ -32,6 +32,7 @@ import org.iolab.report.model.Fact;
 import org.iolab.report.model.Latency;
 import org.iolab.report.model.Limit;
 import org.iolab.report.model.Measurement;
+import org.iolab.report.model.PutLatency;
 import org.iolab.report.model.ResultSet;
 import org.iolab.report.model.RunData;
 import org.iolab.report.model.Stats;
@@ -498,6 +499,7 @@ public final class HtmlReport {
                         .toList(), d, records);
             }
         }
+        putLatency(b, run);
         figures.stream().filter(f -> f.name().equals(Charts.STORE_PHASES)).findFirst().ifPresent(f -> figure(b, f));
         List<String> notes = run.notes().stream().filter(n -> n.contains("store")).toList();
         if (!notes.isEmpty()) {
@@ -506,6 +508,52 @@ public final class HtmlReport {
             b.append("</ul>\n");
         }
         b.append("</section>\n");
+    }
+
+    /** The per-put latency runs and the device's 4 KiB write+fdatasync rate beside them. */
+    private static void putLatency(StringBuilder b, RunData run) {
+        b.append("<h3>Per-put latency and the device's synced write rate</h3>\n");
+        Optional<Limit> device = StoreTargets.deviceSync(run.limits());
+        if (run.putLatency().isEmpty()) {
+            p(b, "No per-put latency run in this run (see the notes below).");
+        } else {
+            p(b, "org.iolab.bench.store.StoreLatency: employees put one after the other into a fresh store (a"
+                    + " closed loop, like the put phase), the first ones as a warm-up, each recorded put timed on"
+                    + " its own from the call to the return (put), or for iolab at BATCH also to the moment the"
+                    + " store reported it durable (durable: the group commit's wait). puts/s is the recorded puts"
+                    + " over the loop's time. These are service times: a stall delays the puts after it rather"
+                    + " than being charged to them. At ALWAYS every put is one synced write, so the device's"
+                    + " 4 KiB write+fdatasync rate is its ceiling unless the engine syncs less than a page.");
+            Table t = new Table("engine", "durability", "latency", "puts", "puts/s", "p50", "p90", "p99", "p99.9",
+                    "max", "vs device");
+            List<PutLatency> rows = run.putLatency().stream().sorted(Comparator
+                    .comparing((PutLatency l) -> StoreTargets.order(l.durability()))
+                    .thenComparing(l -> StoreTargets.iolab(l.engine()) ? 0 : 1)
+                    .thenComparing(PutLatency::engine).thenComparing(l -> PutLatency.PUT.equals(l.mode()) ? 0 : 1))
+                    .toList();
+            for (PutLatency l : rows) {
+                boolean put = PutLatency.PUT.equals(l.mode());
+                t.row(new Table.Cell(l.engine(), "method"), l.durability(), put ? "put returned" : "put durable",
+                        l.puts(), new Table.Cell(Rates.format(l.putsPerSecond(), "puts/s"), "num"),
+                        JournalTargets.micros(l.p50Nanos()), JournalTargets.micros(l.p90Nanos()),
+                        JournalTargets.micros(l.p99Nanos()), JournalTargets.micros(l.p999Nanos()),
+                        JournalTargets.micros(l.maxNanos()), device.filter(d -> put && "always".equals(l.durability()))
+                                .map(d -> Rates.ratio(l.putsPerSecond() / StoreTargets.deviceRate(d))).orElse("-"));
+            }
+            t.write(b, "store-latency");
+        }
+        if (device.isPresent()) {
+            Limit d = device.get();
+            Stats s = d.stats();
+            p(b, "The device: fio's 4 KiB sequential writes with an fdatasync after each (" + d.note() + ") ran at "
+                    + Rates.format(StoreTargets.deviceRate(d), "writes/s") + " (" + Rates.format(s.min()
+                    / d.blockSize(), "writes/s") + " – " + Rates.format(s.max() / d.blockSize(), "writes/s") + ", "
+                    + s.n() + " pass" + (s.n() == 1 ? "" : "es") + ") in the same folder; \"vs device\" is an"
+                    + " engine's ALWAYS puts/s over that rate.");
+        } else {
+            p(b, "The device's 4 KiB write+fdatasync rate was not measured in this run (fio not installed, or"
+                    + " --no-limits).");
+        }
     }
 
     /** One durability and record count: rows = engines, columns = phases, best peer marked, iolab's ratios. */

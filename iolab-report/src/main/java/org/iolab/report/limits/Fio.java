@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.iolab.IolabException;
+import org.iolab.Sizes;
 import org.iolab.content.Content;
 import org.iolab.os.FileSpace;
 import org.iolab.os.PageCache;
@@ -64,6 +65,14 @@ public final class Fio {
      * blocks being the journal's group-commit byte threshold ({@code JournalOptions.defaults().batchBytes()}).
      */
     public static final String JOURNAL_WRITE_FDATASYNC = "journal-write-fdatasync";
+    /**
+     * Operation: the device's synced write rate, the store's comparator at durability ALWAYS: buffered 4 KiB
+     * sequential writes with {@code --fdatasync=1} (one fdatasync after every write), for a few seconds.
+     * Writes per second are {@code bw_bytes / 4096}.
+     */
+    public static final String STORE_WRITE_FDATASYNC = "store-write-fdatasync";
+    /** Block size of {@link #STORE_WRITE_FDATASYNC}: 4 KiB, a page. */
+    public static final long STORE_BLOCK = 4096;
     /** Direct jobs only run for block sizes that are multiples of this. */
     public static final long DIRECT_ALIGNMENT = 4096;
     /** Note of cold buffered reads. */
@@ -206,6 +215,41 @@ public final class Fio {
         return List.copyOf(limits);
     }
 
+    /**
+     * Measures the device's 4 KiB write+fdatasync rate ({@value #STORE_WRITE_FDATASYNC}): {@code runs} passes of
+     * {@code fio --rw=write --bs=4k --fdatasync=1 --runtime=SECONDS --size=maxSize}, each into a new file
+     * {@code iolab-fio-store.dat} in {@code dir}, deleted afterwards. A pass ends after {@code seconds} or
+     * {@code maxSize} bytes, whichever comes first.
+     *
+     * @param dir the folder (the benchmark folder, where the stores were)
+     * @param maxSize most bytes per pass, at least 16 blocks
+     * @param seconds run time per pass, at least 1
+     * @param runs passes, at least 1
+     * @param failures receives the message when the job fails
+     * @return the limit, or empty when the job failed
+     * @throws IolabException when fio is missing or an argument is bad
+     */
+    public static Optional<Limit> measureDeviceSync(Path dir, long maxSize, int seconds, int runs,
+                                                    Consumer<String> failures) {
+        if (runs < 1 || seconds < 1 || maxSize < 16 * STORE_BLOCK) {
+            throw new IolabException("bad fio device sync job: runs " + runs + " and seconds " + seconds
+                    + " must be at least 1, the size " + maxSize + " at least " + 16 * STORE_BLOCK + " bytes");
+        }
+        Path fio = Processes.onPath("fio").orElseThrow(() -> new IolabException(
+                "fio is not on the PATH: install it (apt-get install fio) to measure the device's write+fdatasync"
+                        + " rate"));
+        long size = maxSize / STORE_BLOCK * STORE_BLOCK;
+        FileSpace.requireFree(dir, size, "the fio device sync job");
+        Path file = dir.resolve("iolab-fio-store.dat");
+        try {
+            return journalJob(fio, file, size, STORE_BLOCK, STORE_WRITE_FDATASYNC, List.of("--fdatasync=1",
+                    "--runtime=" + seconds), "4 KiB writes, --fdatasync=1 (every write), --runtime=" + seconds
+                    + " or " + Sizes.format(size) + ", new file", runs, failures);
+        } finally {
+            delete(file);
+        }
+    }
+
     private static Optional<Limit> journalJob(Path fio, Path file, long fileSize, long bs, String operation,
                                               List<String> extra, String note, int runs,
                                               Consumer<String> failures) {
@@ -323,10 +367,10 @@ public final class Fio {
                               String note) {
         String direction = switch (operation) {
             case READ_BUFFERED, READ_DIRECT -> "read";
-            case WRITE_BUFFERED, WRITE_DIRECT, JOURNAL_WRITE, JOURNAL_WRITE_FDATASYNC -> "write";
+            case WRITE_BUFFERED, WRITE_DIRECT, JOURNAL_WRITE, JOURNAL_WRITE_FDATASYNC, STORE_WRITE_FDATASYNC -> "write";
             default -> throw new IolabException("bad fio operation '" + operation + "': use one of "
                     + List.of(READ_BUFFERED, READ_DIRECT, WRITE_BUFFERED, WRITE_DIRECT, JOURNAL_WRITE,
-                    JOURNAL_WRITE_FDATASYNC));
+                    JOURNAL_WRITE_FDATASYNC, STORE_WRITE_FDATASYNC));
         };
         int start = json.indexOf('{');
         if (start < 0) {

@@ -26,6 +26,9 @@ public final class LimitsRunner {
     /** Note when fio is not installed and the journal workload ran. */
     public static final String NO_FIO_JOURNAL = "fio not installed: the journal's fio comparators skipped;"
             + " apt-get install fio";
+    /** Note when fio is not installed and the store workload ran. */
+    public static final String NO_FIO_STORE = "fio not installed: the device's 4 KiB write+fdatasync rate beside the"
+            + " store not measured; apt-get install fio";
     /** Cache states the C read passes run in. */
     public static final List<String> CACHES = List.of("warm", "cold");
 
@@ -105,6 +108,31 @@ public final class LimitsRunner {
                     JournalOptions.defaults().batchBytes(), runs, notes::add));
         } catch (IolabException e) {
             notes.add("fio journal comparators skipped: " + e.getMessage());
+        }
+        return new Result(limits, notes);
+    }
+
+    /**
+     * Measures the device's 4 KiB write+fdatasync rate beside the store ({@link Fio#measureDeviceSync}).
+     *
+     * @param workDir a writable folder on the benchmark filesystem (fio's file is deleted afterwards)
+     * @param maxSize most bytes per pass
+     * @param seconds run time per pass
+     * @param runs passes
+     * @return the limit and notes (a note instead of the limit when fio is missing or failed)
+     */
+    public static Result measureStore(Path workDir, long maxSize, int seconds, int runs) {
+        List<Limit> limits = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        if (!Fio.available()) {
+            notes.add(NO_FIO_STORE);
+            return new Result(limits, notes);
+        }
+        try {
+            Fio.measureDeviceSync(workDir, maxSize, seconds, runs, n -> notes.add("store: " + n))
+                    .ifPresent(limits::add);
+        } catch (IolabException e) {
+            notes.add("fio's 4 KiB write+fdatasync beside the store skipped: " + e.getMessage());
         }
         return new Result(limits, notes);
     }

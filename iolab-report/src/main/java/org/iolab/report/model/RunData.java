@@ -9,17 +9,18 @@ import org.iolab.IolabException;
 
 /**
  * Everything a report is made from: {@code results.json} and, beside it, {@code machine.json} (facts about
- * the machine), {@code limits.json} (native and fio baselines) and {@code journal-latency.json} (the journal's
- * latency runs), when present.
+ * the machine), {@code limits.json} (native and fio baselines), {@code journal-latency.json} (the journal's
+ * latency runs) and {@code store-latency.json} (the store's per-put latency runs), when present.
  *
  * @param results the measurements
  * @param machine facts about the machine (empty when machine.json is missing)
  * @param limits physical limits measured in the same run (empty when limits.json is missing)
  * @param notes why a part is missing, for the report (e.g. "no C compiler: C baseline skipped")
  * @param latency the journal's latency runs (empty when journal-latency.json is missing)
+ * @param putLatency the store's per-put latency runs (empty when store-latency.json is missing)
  */
 public record RunData(ResultSet results, List<Fact> machine, List<Limit> limits, List<String> notes,
-                      List<Latency> latency) {
+                      List<Latency> latency, List<PutLatency> putLatency) {
     /** File name of the machine facts beside results.json. */
     public static final String MACHINE_FILE = "machine.json";
     /** File name of the physical limits beside results.json. */
@@ -28,6 +29,8 @@ public record RunData(ResultSet results, List<Fact> machine, List<Limit> limits,
     public static final String NOTES_FILE = "notes.json";
     /** File name of the journal latency runs beside results.json. */
     public static final String LATENCY_FILE = "journal-latency.json";
+    /** File name of the store's per-put latency runs beside results.json. */
+    public static final String PUT_LATENCY_FILE = "store-latency.json";
 
     /** Copies the lists. */
     public RunData {
@@ -35,6 +38,21 @@ public record RunData(ResultSet results, List<Fact> machine, List<Limit> limits,
         limits = List.copyOf(limits);
         notes = List.copyOf(notes);
         latency = List.copyOf(latency);
+        putLatency = List.copyOf(putLatency);
+    }
+
+    /**
+     * A run without the store's per-put latency runs.
+     *
+     * @param results the measurements
+     * @param machine facts about the machine
+     * @param limits physical limits
+     * @param notes why a part is missing
+     * @param latency the journal's latency runs
+     */
+    public RunData(ResultSet results, List<Fact> machine, List<Limit> limits, List<String> notes,
+                   List<Latency> latency) {
+        this(results, machine, limits, notes, latency, List.of());
     }
 
     /**
@@ -46,7 +64,7 @@ public record RunData(ResultSet results, List<Fact> machine, List<Limit> limits,
      * @param notes why a part is missing
      */
     public RunData(ResultSet results, List<Fact> machine, List<Limit> limits, List<String> notes) {
-        this(results, machine, limits, notes, List.of());
+        this(results, machine, limits, notes, List.of(), List.of());
     }
 
     /**
@@ -60,12 +78,13 @@ public record RunData(ResultSet results, List<Fact> machine, List<Limit> limits,
         List<Limit> limits = read(dir.resolve(LIMITS_FILE), new TypeReference<List<Limit>>() { });
         List<String> notes = read(dir.resolve(NOTES_FILE), new TypeReference<List<String>>() { });
         List<Latency> latency = read(dir.resolve(LATENCY_FILE), new TypeReference<List<Latency>>() { });
-        return new RunData(results, machine, limits, notes, latency);
+        List<PutLatency> putLatency = read(dir.resolve(PUT_LATENCY_FILE), new TypeReference<List<PutLatency>>() { });
+        return new RunData(results, machine, limits, notes, latency, putLatency);
     }
 
     /**
-     * Writes machine.json, limits.json and notes.json into {@code dir}, and journal-latency.json when the run
-     * has latency runs.
+     * Writes machine.json, limits.json and notes.json into {@code dir}, journal-latency.json when the run has
+     * journal latency runs and store-latency.json when it has per-put latency runs of the store.
      *
      * @param dir the results folder
      */
@@ -75,6 +94,9 @@ public record RunData(ResultSet results, List<Fact> machine, List<Limit> limits,
         write(dir.resolve(NOTES_FILE), notes);
         if (!latency.isEmpty()) {
             write(dir.resolve(LATENCY_FILE), latency);
+        }
+        if (!putLatency.isEmpty()) {
+            write(dir.resolve(PUT_LATENCY_FILE), putLatency);
         }
     }
 

@@ -7,10 +7,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.iolab.report.limits.Fio;
 import org.iolab.report.model.Advice;
 import org.iolab.report.model.Bench;
 import org.iolab.report.model.Limit;
 import org.iolab.report.model.Measurement;
+import org.iolab.report.model.PutLatency;
 import org.iolab.report.model.ResultSet;
 import org.iolab.report.model.RunData;
 import org.iolab.report.model.TargetCheck;
@@ -111,17 +113,59 @@ class StoreTargetsTest {
         List<Limit> fio = List.of(new Limit("fio", "journal-write-fdatasync", 4096, 1 << 20, null,
                 List.of(4096 * 3900.0), null, "--fdatasync=1 (every write)"));
         List<TargetCheck> checks = StoreTargets.check(run(store, fio));
-        TargetCheck always = find(checks, "ALWAYS puts/s");
+        TargetCheck always = find(checks, "ALWAYS: puts/s and p99");
         assertEquals(Verdict.HOLDS, always.verdict(), always.toString());
         assertEquals(2.0, always.ratio(), 1e-9);
         assertTrue(always.journal().startsWith("iolab 4.00 k puts/s"), always.journal());
+        assertTrue(always.journal().contains("p99 not measured"), "no per-put run: " + always.journal());
         assertTrue(always.comparator().contains("sqlite 2.00 k puts/s")
                 && always.comparator().contains("fio 4 KiB write+fdatasync 3.90 k writes/s"), always.comparator());
         TargetCheck batch = find(checks, "BATCH puts/s");
         assertEquals(Verdict.HOLDS, batch.verdict(), batch.toString());
         assertEquals(250.0, batch.ratio(), 1e-9);
-        TargetCheck noFio = find(StoreTargets.check(run(store, List.of())), "ALWAYS puts/s");
+        TargetCheck noFio = find(StoreTargets.check(run(store, List.of())), "ALWAYS: puts/s and p99");
         assertTrue(noFio.comparator().contains("fdatasync not measured"), noFio.comparator());
+    }
+
+    static PutLatency put(String engine, String level, double rate, double p99Micros) {
+        return new PutLatency(engine, level, PutLatency.PUT, 2000, 200, rate, p99Micros * 500, p99Micros * 800,
+                p99Micros * 1000, p99Micros * 1500, p99Micros * 3000, p99Micros * 600);
+    }
+
+    @Test
+    void alwaysShowsEachPutsP99AndIolabsShareOfTheDeviceRate() {
+        List<Measurement> store = List.of(phase("iolab", "always", "put", 2000, 490.0, 500.0, 510.0),
+                phase("sqlite", "always", "put", 2000, 990.0, 1000.0, 1010.0));
+        List<Limit> fio = List.of(new Limit("fio", Fio.STORE_WRITE_FDATASYNC, 4096, 64 << 20, null,
+                List.of(4096 * 3900.0, 4096 * 4000.0, 4096 * 3800.0), null, "4 KiB writes, --fdatasync=1"));
+        List<PutLatency> latency = List.of(put("iolab", "always", 3900, 518), put("sqlite", "always", 1950, 1200),
+                put("lmdb", "always", 2500, 900));
+        RunData run = new RunData(new ResultSet(null, List.of(), List.of(), store), List.of(), fio, List.of(),
+                List.of(), latency);
+        TargetCheck always = find(StoreTargets.check(run), "ALWAYS: puts/s and p99");
+        assertEquals(Verdict.HOLDS, always.verdict(), "the phase passes decide: " + always);
+        assertTrue(always.journal().contains("p99 518 µs") && always.journal().contains("3.90 k puts/s")
+                && always.journal().contains("(2000 puts)"), always.journal());
+        assertTrue(always.comparator().contains("sqlite 2.00 k puts/s") && always.comparator().contains("p99 1.20 ms"),
+                always.comparator());
+        assertTrue(always.comparator().contains("device: fio 4 KiB write+fdatasync 3.90 k writes/s, iolab at 1.00x"),
+                always.comparator());
+        assertEquals(3900.0, StoreTargets.deviceRate(StoreTargets.deviceSync(fio).orElseThrow()), 1e-9);
+    }
+
+    @Test
+    void withoutPhasePassesTheSingleLatencyRunsAreNotDistinguishable() {
+        List<Measurement> store = List.of(phase("iolab", "none", "put", 2000, 49.0, 50.0, 51.0));
+        RunData run = new RunData(new ResultSet(null, List.of(), List.of(), store), List.of(), List.of(), List.of(),
+                List.of(), List.of(put("iolab", "always", 3900, 518), put("sqlite", "always", 1950, 1200)));
+        TargetCheck always = find(StoreTargets.check(run), "ALWAYS: puts/s and p99");
+        assertEquals(2.0, always.ratio(), 1e-9);
+        assertEquals(Verdict.NOT_DISTINGUISHABLE, always.verdict(), "one run each has no spread: " + always);
+        RunData alone = new RunData(run.results(), List.of(), List.of(), List.of(), List.of(),
+                List.of(put("iolab", "always", 3900, 518)));
+        TargetCheck noSqlite = find(StoreTargets.check(alone), "ALWAYS: puts/s and p99");
+        assertEquals(Verdict.NOT_MEASURED, noSqlite.verdict(), noSqlite.toString());
+        assertTrue(noSqlite.comparator().startsWith("sqlite not measured"), noSqlite.comparator());
     }
 
     @Test

@@ -7,12 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.iolab.report.analysis.Advisor;
 import org.iolab.report.analysis.StoreTargets;
+import org.iolab.report.limits.Fio;
+import org.iolab.report.model.Limit;
 import org.iolab.report.model.Measurement;
+import org.iolab.report.model.PutLatency;
 import org.iolab.report.model.RunData;
 import org.iolab.report.model.TargetCheck;
 import org.iolab.report.model.Verdict;
@@ -106,6 +110,50 @@ class StoreReportTest {
         TargetCheck size = checks.stream().filter(c -> c.target().startsWith(StoreTargets.SIZE_TARGET)).findFirst()
                 .orElseThrow();
         assertTrue(size.comparator().startsWith("live data "), size.comparator());
+    }
+
+    @Test
+    void thePerPutLatencyTableShowsEachEnginesPercentilesAndItsRatioToTheDevice(@TempDir Path out) throws Exception {
+        RunData sample = RunData.load(sample());
+        List<Limit> limits = new ArrayList<>(sample.limits());
+        limits.add(new Limit("fio", Fio.STORE_WRITE_FDATASYNC, 4096, 64L << 20, null,
+                List.of(4096 * 4000.0, 4096 * 3900.0, 4096 * 3800.0), null,
+                "4 KiB writes, --fdatasync=1 (every write), --runtime=3 or 64 MiB, new file"));
+        List<PutLatency> latency = List.of(
+                new PutLatency("sqlite", "always", PutLatency.PUT, 2000, 200, 1950, 450e3, 600e3, 1.2e6, 2.5e6, 4e6,
+                        500e3),
+                new PutLatency("iolab", "batch", PutLatency.DURABLE, 2000, 200, 250e3, 2.1e6, 2.8e6, 3.4e6, 4e6,
+                        4.5e6, 2.2e6),
+                new PutLatency("iolab", "always", PutLatency.PUT, 2000, 200, 3900, 230e3, 300e3, 518e3, 1.1e6, 2e6,
+                        250e3),
+                new PutLatency("iolab", "batch", PutLatency.PUT, 2000, 200, 250e3, 2.5e3, 3e3, 9e3, 30e3, 80e3, 4e3));
+        RunData run = new RunData(sample.results(), sample.machine(), limits, sample.notes(), List.of(), latency);
+        Document doc = HtmlReportTest.parse(Files.readString(HtmlReport.write(run, out), StandardCharsets.UTF_8));
+        Element section = section(doc, "The store");
+        List<String> rows = rowTexts(table(section, "store-latency"));
+        assertEquals(4, rows.size(), rows.toString());
+        // by level as everywhere in the report (batch before always), iolab before the peers, put before durable
+        assertTrue(rows.get(0).startsWith("iolabbatchput returned") && rows.get(0).endsWith("-"), rows.get(0));
+        assertTrue(rows.get(1).startsWith("iolabbatchput durable") && rows.get(1).contains("3.40 ms"), rows.get(1));
+        assertTrue(rows.get(2).startsWith("iolabalwaysput returned2000") && rows.get(2).contains("3.90 k puts/s")
+                && rows.get(2).contains("518 µs") && rows.get(2).endsWith("1.00x"), rows.get(2));
+        assertTrue(rows.get(3).startsWith("sqlitealways") && rows.get(3).contains("1.20 ms")
+                && rows.get(3).endsWith("0.50x"), rows.get(3));
+        String text = section.getTextContent();
+        assertTrue(text.contains("ran at 3.90 k writes/s (3.80 k writes/s – 4.00 k writes/s, 3 passes)"), text);
+        TargetCheck always = StoreTargets.check(run).stream().filter(c -> c.target().equals(StoreTargets.ALWAYS_TARGET))
+                .findFirst().orElseThrow();
+        assertTrue(always.journal().contains("p99 518 µs"), always.journal());
+        assertTrue(rowTexts(table(section, "store-targets")).stream().anyMatch(r -> r.contains("p99 518 µs")));
+    }
+
+    @Test
+    void withoutLatencyRunsOrFioTheSectionSaysSo(@TempDir Path out) throws Exception {
+        Document doc = HtmlReportTest.parse(Files.readString(HtmlReport.write(RunData.load(sample()), out),
+                StandardCharsets.UTF_8));
+        String text = section(doc, "The store").getTextContent();
+        assertTrue(text.contains("No per-put latency run in this run"), text);
+        assertTrue(text.contains("The device's 4 KiB write+fdatasync rate was not measured"), text);
     }
 
     @Test

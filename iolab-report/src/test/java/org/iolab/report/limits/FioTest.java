@@ -127,4 +127,33 @@ class FioTest {
         }
         assertThrows(IolabException.class, () -> Fio.measureJournal(dir, 4096, List.of(64L), 0, 1, notes::add));
     }
+
+    @Test
+    void theDeviceSyncJobIsAWriteWhoseRateIsBytesOverTheBlock() {
+        String json = "{\"jobs\":[{\"error\":0,\"write\":{\"bw_bytes\":16384000,\"iops\":4000.0},"
+                + "\"sync\":{\"total_ios\":12000}}]}";
+        Limit l = Fio.parse(json, Fio.STORE_WRITE_FDATASYNC, Fio.STORE_BLOCK, 64L << 20, null, "n");
+        assertEquals(List.of(16_384_000.0), l.passes());
+        assertEquals(4000.0, l.passes().getFirst() / l.blockSize(), 1e-9);
+    }
+
+    @Test
+    void theDeviceSyncJobRunsForItsSecondsAndLeavesNoFile(@TempDir Path dir) throws IOException {
+        Assumptions.assumeTrue(Fio.available(), "fio is not installed");
+        List<String> notes = new ArrayList<>();
+        // 1 MiB at most: on a fast device the size ends the pass before the second
+        Limit l = Fio.measureDeviceSync(dir, 1 << 20, 1, 2, notes::add).orElseThrow(() -> new AssertionError(notes));
+        assertTrue(notes.isEmpty(), notes::toString);
+        assertEquals(Fio.STORE_WRITE_FDATASYNC, l.operation());
+        assertEquals(4096, l.blockSize());
+        assertEquals(2, l.passes().size(), l::toString);
+        assertTrue(l.passes().stream().allMatch(v -> v > 0), l::toString);
+        assertTrue(l.note().contains("--fdatasync=1 (every write)"), l.note());
+        try (var files = Files.list(dir)) {
+            assertEquals(0, files.count(), "fio's file is deleted");
+        }
+        assertThrows(IolabException.class, () -> Fio.measureDeviceSync(dir, 4096, 1, 1, notes::add),
+                "less than 16 blocks");
+        assertThrows(IolabException.class, () -> Fio.measureDeviceSync(dir, 1 << 20, 0, 1, notes::add));
+    }
 }

@@ -71,4 +71,21 @@ class StoreResultsTest {
         assertTrue(e.getMessage().contains("entry 0") && e.getMessage().contains("phase"), e.getMessage());
         assertFalse(e.getMessage().contains("\n"));
     }
+
+    @Test
+    void perPutLatencyRunsAreWrittenBesideTheResultsAndReadBack(@TempDir Path tmp) throws Exception {
+        Path results = Files.copy(sample(), tmp.resolve("results.json"));
+        PutLatency put = new PutLatency("iolab", "always", PutLatency.PUT, 2000, 200, 3912.5, 230e3, 300e3, 518e3,
+                1.1e6, 2e6, 250.5e3);
+        RunData run = new RunData(ResultSet.load(results), List.of(), List.of(), List.of(), List.of(), List.of(put));
+        run.writeSiblings(tmp);
+        assertTrue(Files.exists(tmp.resolve(RunData.PUT_LATENCY_FILE)));
+        assertFalse(Files.exists(tmp.resolve(RunData.LATENCY_FILE)), "no journal latency, no file");
+        assertEquals(List.of(put), RunData.load(results).putLatency());
+        Files.delete(tmp.resolve(RunData.PUT_LATENCY_FILE));
+        assertEquals(List.of(), RunData.load(results).putLatency(), "an older results folder has none");
+        Files.writeString(tmp.resolve(RunData.PUT_LATENCY_FILE), "[{\"engine\": ");
+        IolabException e = assertThrows(IolabException.class, () -> RunData.load(results));
+        assertTrue(e.getMessage().contains(RunData.PUT_LATENCY_FILE), e.getMessage());
+    }
 }
