@@ -110,7 +110,8 @@ public final class Journal implements AutoCloseable {
     /**
      * Frames at least this long are written through the file descriptor rather than copied into the mapping
      * ({@link StorageFile#writeThrough}): past a few pages, a {@code pwrite} costs less than the page faults a copy
-     * into fresh pages of the mapping takes (measured with {@code JournalBulkBenchmark}, see docs/RESULTS.md).
+     * into fresh pages of the mapping takes (measured with {@code JournalBulkBenchmark}, see docs/RESULTS.md). Only
+     * while no prefaulter maps the pages ahead.
      */
     static final int WRITE_THROUGH_MIN = 16 << 10;
     private static final VarHandle INT_LE = MethodHandles.byteBufferViewVarHandle(int[].class,
@@ -645,10 +646,11 @@ public final class Journal implements AutoCloseable {
             seq = t.nextSeq();
             int total = Format.FRAME_HEADER + length;
             ByteBuffer m = mapped;
-            if (m != null && need >= WRITE_THROUGH_MIN) {
-                // a large frame: the payload through the file descriptor (the kernel copies it into the page
-                // cache, and this thread takes no page fault for each of its pages), then padding, sequence, CRC
-                // and the length last in the mapping, which shows the payload already (one page cache)
+            if (m != null && need >= WRITE_THROUGH_MIN && prefaulter == null) {
+                // a large frame without a prefaulter ahead (BATCH, ALWAYS): the payload through the file descriptor
+                // (the kernel copies it into the page cache, and this thread takes no page fault for each of its
+                // pages), then padding, sequence, CRC and the length last in the mapping, which shows the payload
+                // already (one page cache). With the prefaulter's pages mapped ahead, a copy costs the same.
                 int o = (int) t.end();
                 int from = payload.position();
                 active.writeThrough(o + Format.FRAME_HEADER, payload);

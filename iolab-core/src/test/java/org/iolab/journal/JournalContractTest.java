@@ -180,6 +180,38 @@ class JournalContractTest {
 
     @ParameterizedTest
     @EnumSource(Backend.class)
+    void largeRecordsAtBatchAndAlwaysRoundTripThroughATailerAndAReopen(Backend backend) {
+        // at BATCH and ALWAYS a mapped backend writes frames of 16 KiB and more through the file descriptor
+        int[] sizes = {Journal.WRITE_THROUGH_MIN - 16, Journal.WRITE_THROUGH_MIN + 3, 65536, 100_001, 7, 70_000};
+        for (Durability d : List.of(Durability.BATCH, Durability.ALWAYS)) {
+            java.nio.file.Path dir = tmp.resolve("large-" + d);
+            JournalOptions o = options(backend).withDurability(d).withSegmentSize(256 * 1024);
+            try (Journal j = Journal.open(dir, o); Tailer tailer = j.tailer(0)) {
+                for (int round = 0; round < 3; round++) {
+                    for (int i = 0; i < sizes.length; i++) {
+                        long seq = round * sizes.length + i;
+                        assertEquals(seq, j.append(Payloads.of(seq, sizes[i])));
+                        Record rec = tailer.poll(Duration.ofSeconds(10));
+                        assertNotNull(rec, "tailer timed out at " + seq);
+                        assertEquals(new Record(seq, Payloads.of(seq, sizes[i])), rec, d + " record " + seq);
+                    }
+                }
+                j.sync();
+            }
+            try (Journal j = Journal.open(dir, o)) {
+                List<Record> all = readAll(j, 0);
+                assertEquals(3 * sizes.length, all.size(), d.toString());
+                for (int k = 0; k < all.size(); k++) {
+                    assertEquals(new Record(k, Payloads.of(k, sizes[k % sizes.length])), all.get(k), d + " after reopen");
+                }
+            }
+            VerifyReport report = Journal.verify(dir);
+            assertTrue(report.ok(), d + ": " + report);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
     void durabilityLevels(Backend backend) {
         try (Journal j = Journal.open(tmp.resolve("always"), options(backend).withDurability(Durability.ALWAYS))) {
             for (int i = 0; i < 20; i++) {
