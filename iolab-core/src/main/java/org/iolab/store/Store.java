@@ -300,7 +300,11 @@ public final class Store implements AutoCloseable {
             return;
         }
         // an unclean stop (or a repair): rebuild, replay, checkpoint
-        boolean redoWasUsed = h.redoFlag() || !records.isEmpty();
+        // a header that names a redo log when there is none: the log was deleted by the checkpoint that wrote the
+        // newer header copy, which is damaged now (no crash leaves this: the log goes only once a clean header is
+        // synced), so the data file holds every operation and the scan below keeps them all; trusting this older
+        // header's checkpoint sequence would drop every later record as never acknowledged
+        boolean redoWasUsed = !records.isEmpty() || h.redoFlag() && hasSegments();
         if (redoWasUsed && repairs == null && loadCheckpoint(h)) {
             for (ByteBuffer r : records) {
                 replay(r, true);

@@ -233,4 +233,46 @@ class StoreCorruptionTest {
             repairKeepsTheRest(file, expected, trial % 2 == 0 ? 1 : expected.size());
         }
     }
+
+    /** @return the offset of the header copy with the higher generation (the newest) */
+    private static int newestHeaderCopy(Path file) throws IOException {
+        ByteBuffer page = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
+        Header a = Header.decode(page, Header.COPY_A);
+        Header b = Header.decode(page, Header.COPY_B);
+        return b != null && (a == null || b.generation() > a.generation()) ? Header.COPY_B : Header.COPY_A;
+    }
+
+    /**
+     * Found by {@code StoreCorruptionProperties}: after a clean close at BATCH or ALWAYS the older header copy is the
+     * one {@code markDirty} wrote (redo log in use, the previous checkpoint); with the newer copy damaged, open and
+     * repair took it, found no redo log (the clean close had deleted it) and scanned with that old checkpoint's
+     * sequence as the last acknowledged one: every record written since became a hole, silently.
+     */
+    @Test
+    void aDamagedNewestHeaderAfterACleanCloseWithARedoLogLosesNoRecord() throws IOException {
+        for (Durability level : new Durability[] {Durability.BATCH, Durability.ALWAYS}) {
+            for (boolean repair : new boolean[] {false, true}) {
+                Path file = tmp.resolve("header-" + level + "-" + repair + ".store");
+                Map<String, byte[]> expected = new HashMap<>();
+                try (Store s = Store.open(file, StoreOptions.defaults().withDurability(level))) {
+                    for (int i = 0; i < 20; i++) {
+                        byte[] v = StoreContractTest.value(i, 10 + i);
+                        s.put(("key" + i).getBytes(StandardCharsets.UTF_8), v);
+                        expected.put("key" + i, v);
+                    }
+                }
+                flip(file, newestHeaderCopy(file) + 13, 1);
+                if (repair) {
+                    assertTrue(Store.repair(file).ok());
+                }
+                try (Store s = Store.open(file, StoreOptions.defaults().withDurability(level))) {
+                    assertEquals(expected.size(), s.size(), level + (repair ? ", after repair" : ""));
+                    for (Map.Entry<String, byte[]> e : expected.entrySet()) {
+                        assertArrayEquals(e.getValue(), s.get(e.getKey().getBytes(StandardCharsets.UTF_8)));
+                    }
+                }
+                assertTrue(Store.verify(file).ok());
+            }
+        }
+    }
 }
