@@ -324,6 +324,11 @@ public final class Store implements AutoCloseable {
         } else {
             resetState();
             long end = h.clean() ? Math.min(h.dataEnd(), data.size()) : data.size();
+            if (repairs != null && h.clean() && end < h.dataEnd()) {
+                // a repair (an open throws): the records after the cut are lost, say so even when it fell between two
+                repairs.add(new StoreReport.Problem(file, end, "the file ends before its data end " + h.dataEnd()
+                        + " (truncated); the records after it are lost", false));
+            }
             dataEnd = scan(Slots.DATA_START, end,
                     new Scanner.Policy(h.clean() ? Long.MAX_VALUE : h.dataEnd(), true, h.checkpointSeq(),
                             Long.MAX_VALUE, repairs != null));
@@ -1181,7 +1186,8 @@ public final class Store implements AutoCloseable {
                 }
                 rewriteHoles = false;
             }
-            if (data.size() > dataEnd) {
+            if (data.size() != dataEnd) {
+                // longer: debris after the data; shorter: a repaired file cut inside its header page
                 data.truncate(dataEnd);
             }
             data.force(true);
