@@ -267,7 +267,7 @@ public final class Store implements AutoCloseable {
         }
         Header h = readHeader(data);
         if (h == null) {
-            if (isBlank(data)) {
+            if (isBlank(data, file)) {
                 create();
                 return;
             }
@@ -361,13 +361,18 @@ public final class Store implements AutoCloseable {
     }
 
     /**
+     * @param f the data file, with no valid header
+     * @param file its path
      * @return true when no slot was ever written: the file is empty or holds no first slot (a creation that did not
-     *         complete; its header may be torn)
+     *         complete; its header may be torn), and no index checkpoint or redo log says otherwise
      */
-    private static boolean isBlank(StorageFile f) {
+    static boolean isBlank(StorageFile f, Path file) {
         long size = f.size();
         if (size < Slots.DATA_START + Slots.HEADER) {
-            return true;
+            // too short for a slot: a creation cut short, unless a checkpoint or a redo log shows that the store
+            // held records (then the file lost its tail, and recreating it would silently drop them)
+            Path wal = file.resolveSibling(file.getFileName() + ".wal");
+            return !Files.exists(IndexFile.of(file)) && !hasSegments(wal);
         }
         ByteBuffer b = ByteBuffer.allocate(Slots.HEADER);
         f.read(Slots.DATA_START, b);
@@ -459,6 +464,10 @@ public final class Store implements AutoCloseable {
     }
 
     private boolean hasSegments() {
+        return hasSegments(walDir);
+    }
+
+    private static boolean hasSegments(Path walDir) {
         if (!Files.isDirectory(walDir)) {
             return false;
         }

@@ -26,6 +26,11 @@ final class Verifier {
         List<StoreReport.Problem> problems = new ArrayList<>();
         try (StorageFile f = Backend.DEFAULT.open(file, false)) {
             long size = f.size();
+            if (size < Header.COPY_B + Header.SIZE && Store.isBlank(f, file)) {
+                problems.add(new StoreReport.Problem(file, 0, "the file is only " + size + " bytes long and holds no"
+                        + " record: a creation that did not complete; the next open creates the store", true));
+                return new StoreReport(file, 0, 0, 0, 0, problems);
+            }
             if (size < Header.COPY_B + Header.SIZE) {
                 problems.add(new StoreReport.Problem(file, 0, "the file is only " + size
                         + " bytes long, too short for the header page", false));
@@ -35,6 +40,12 @@ final class Verifier {
             f.read(0, page);
             Header a = Header.decode(page, Header.COPY_A);
             Header b = Header.decode(page, Header.COPY_B);
+            if (a == null && b == null && Store.isBlank(f, file)) {
+                problems.add(new StoreReport.Problem(file, 0, "neither header copy (offsets 0 and 512) is valid and no"
+                        + " record was written: a creation that did not complete; the next open creates the store",
+                        true));
+                return new StoreReport(file, 0, 0, 0, 0, problems);
+            }
             if (a == null && b == null) {
                 problems.add(new StoreReport.Problem(file, 0, "neither header copy (offsets 0 and 512) is valid",
                         false));

@@ -309,4 +309,34 @@ class StoreCorruptionTest {
             }
         }
     }
+
+    /**
+     * Found by {@code StoreCorruptionProperties}: a data file cut to less than a slot after its header page was taken
+     * for a creation that did not complete, and open silently recreated an empty store (deleting the checkpoint
+     * that listed the records); verify meanwhile reported damage. With a checkpoint or redo log beside it, it is
+     * damage for both; without, an interrupted creation for both.
+     */
+    @Test
+    void aDataFileCutShortIsDamageWhenACheckpointShowsItHeldRecords() throws IOException {
+        Path file = tmp.resolve("short.store");
+        build(file, Backend.DEFAULT);
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(300);
+        }
+        StoreCorruptedException e = assertThrows(StoreCorruptedException.class,
+                () -> Store.open(file, StoreOptions.defaults()).close());
+        assertLocated(e, file);
+        assertTrue(Files.exists(IndexFile.of(file)), "open deleted the checkpoint");
+        assertFalse(Store.verify(file).ok());
+        assertFalse(Store.repair(file).ok(), "repair did not report the lost records");
+        repairKeepsTheRest(file, Map.of(), 0);
+
+        Path blank = tmp.resolve("blank.store");
+        Files.write(blank, new byte[40]);
+        StoreReport report = Store.verify(blank);
+        assertTrue(report.ok(), report.toString());
+        try (Store s = Store.open(blank, StoreOptions.defaults())) {
+            assertEquals(0, s.size());
+        }
+    }
 }
