@@ -435,6 +435,26 @@ public final class Store implements AutoCloseable {
         if (!hasSegments()) {
             return out;
         }
+        try {
+            readRedo(cpSeq, out);
+        } catch (IolabException e) {
+            if (e.getCause() instanceof IOException || e.getCause() instanceof java.io.UncheckedIOException) {
+                throw e;
+            }
+            // damage: a record that fails its check, a missing segment, a gap in the sequences
+            if (repairs == null) {
+                throw e instanceof StoreCorruptedException || e instanceof org.iolab.journal.JournalCorruptedException
+                        ? e : new StoreCorruptedException(walDir, 0, "the redo log cannot be read: " + e.getMessage());
+            }
+            repairs.add(new StoreReport.Problem(walDir, 0, "the redo log is damaged (" + e.getMessage() + "); the "
+                    + out.size() + " operations before the damage were redone, later ones survive only where the data"
+                    + " file holds them whole", false));
+        }
+        return out;
+    }
+
+    /** Adds the redo records after {@code cpSeq} to {@code out}, in order (copies), up to the first damage. */
+    private void readRedo(long cpSeq, List<ByteBuffer> out) {
         Journal j = Journal.open(walDir, options.journalOptions());
         try {
             long[] expect = {cpSeq + 1};
@@ -460,7 +480,6 @@ public final class Store implements AutoCloseable {
         } finally {
             j.close();
         }
-        return out;
     }
 
     private boolean hasSegments() {

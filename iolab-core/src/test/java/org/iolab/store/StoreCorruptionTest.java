@@ -15,8 +15,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.Stream;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
 import org.junit.jupiter.api.Test;
@@ -337,6 +339,50 @@ class StoreCorruptionTest {
         assertTrue(report.ok(), report.toString());
         try (Store s = Store.open(blank, StoreOptions.defaults())) {
             assertEquals(0, s.size());
+        }
+    }
+
+    /**
+     * Found by {@code StoreCorruptionProperties}: repair threw on a damaged redo log (a deleted first segment: "journal
+     * has no record 0"; or a lost data file header, whose replacement's checkpoint sequence 0 did not match the log's
+     * first record), so a store left unclean could not be repaired at all; open threw a plain IolabException for
+     * the first.
+     */
+    @Test
+    void repairSurvivesADamagedRedoLog() throws IOException {
+        for (boolean loseHeader : new boolean[] {false, true}) {
+            Path file = tmp.resolve("redo-" + loseHeader + ".store");
+            Map<String, byte[]> expected = new HashMap<>();
+            StoreOptions options = StoreOptions.defaults().withDurability(Durability.BATCH)
+                    .withJournalTweak(j -> j.withSegmentSize(64 * 1024));
+            Store s = Store.open(file, options);
+            for (int i = 0; i < 60; i++) {
+                byte[] v = StoreContractTest.value(i, 2000);
+                s.put(("key" + i).getBytes(StandardCharsets.UTF_8), v);
+                expected.put("key" + i, v);
+            }
+            s.sync();
+            s.abandon();
+            Path wal = file.resolveSibling(file.getFileName() + ".wal");
+            List<Path> segments;
+            try (Stream<Path> list = Files.list(wal)) {
+                segments = list.filter(p -> p.toString().endsWith(".seg")).sorted().toList();
+            }
+            assertFalse(segments.isEmpty());
+            if (loseHeader) {
+                try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+                    raf.write(new byte[Header.PAGE]);
+                }
+            } else {
+                assertTrue(segments.size() > 1, "segments " + segments);
+                Files.delete(segments.getFirst());
+                StoreCorruptedException e = assertThrows(StoreCorruptedException.class,
+                        () -> Store.open(file, options).close());
+                assertEquals(wal, e.file(), e.getMessage());
+            }
+            StoreReport repaired = Store.repair(file);
+            assertFalse(repaired.ok(), repaired.toString());
+            repairKeepsTheRest(file, expected, 0);
         }
     }
 }
