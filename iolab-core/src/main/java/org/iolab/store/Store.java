@@ -329,8 +329,10 @@ public final class Store implements AutoCloseable {
                 repairs.add(new StoreReport.Problem(file, end, "the file ends before its data end " + h.dataEnd()
                         + " (truncated); the records after it are lost", false));
             }
+            // a clean header (a repair) means nothing was written since the checkpoint: no slot is crash debris, a
+            // failed CRC is damage to report (as verify does), not a hole to make of it silently
             dataEnd = scan(Slots.DATA_START, end,
-                    new Scanner.Policy(h.clean() ? Long.MAX_VALUE : h.dataEnd(), true, h.checkpointSeq(),
+                    new Scanner.Policy(h.clean() ? Long.MAX_VALUE : h.dataEnd(), !h.clean(), h.checkpointSeq(),
                             Long.MAX_VALUE, repairs != null));
         }
         rewriteHoles = true;

@@ -385,4 +385,41 @@ class StoreCorruptionTest {
             repairKeepsTheRest(file, expected, 0);
         }
     }
+
+    /**
+     * Found by {@code StoreCorruptionProperties}: repairing a cleanly closed store treated a record with a failed CRC
+     * and a (flipped) sequence above the checkpoint's, or a hole header with a failed CRC, as crash debris: the
+     * record vanished, or the hole's damaged length swallowed the records after it, without a word. Nothing is
+     * written after a clean checkpoint, so there is no debris: each is damage, reported, and only it is dropped.
+     */
+    @Test
+    void repairOfACleanStoreReportsEveryFailedCrcAndKeepsTheOtherRecords() throws IOException {
+        for (int damage = 0; damage < 2; damage++) {
+            Path file = tmp.resolve("debris" + damage + ".store");
+            Map<String, byte[]> expected = new HashMap<>();
+            long victim;
+            try (Store s = Store.open(file, StoreOptions.defaults().withDurability(Durability.NONE))) {
+                for (int i = 0; i < 10; i++) {
+                    byte[] v = StoreContractTest.value(i, 100);
+                    s.put(("key" + i).getBytes(StandardCharsets.UTF_8), v);
+                    expected.put("key" + i, v);
+                }
+                // key3's slot becomes a hole: its header keeps the slot length, the records after it stay
+                s.delete("key3".getBytes(StandardCharsets.UTF_8));
+                expected.remove("key3");
+                victim = Slots.DATA_START + 3L * Slots.needed(4, 100);
+            }
+            if (damage == 0) {
+                // the sequence of the record after the hole: far above the checkpoint's
+                flip(file, victim + Slots.needed(4, 100) + 13, 0);
+                expected.remove("key4");
+            } else {
+                // the hole's length: 4 slots instead of 1, over key4..key6
+                writeLong(file, victim, Slots.word0(4 * Slots.needed(4, 100), Slots.FREE, 0));
+            }
+            StoreReport repaired = Store.repair(file);
+            assertFalse(repaired.ok(), "repair reported nothing: " + repaired);
+            repairKeepsTheRest(file, expected, expected.size());
+        }
+    }
 }
