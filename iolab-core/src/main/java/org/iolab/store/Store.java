@@ -282,13 +282,19 @@ public final class Store implements AutoCloseable {
         checkpointSeq = h.checkpointSeq();
         lastSeq = h.checkpointSeq();
         dataEnd = h.dataEnd();
+        if (data.size() < h.dataEnd()) {
+            // no crash leaves this, clean or not: a checkpoint syncs the file at its data end before a header names
+            // it, and the file only grows until the next one
+            if (repairs == null) {
+                throw new StoreCorruptedException(file, data.size(), "the file ends before its data end "
+                        + h.dataEnd() + " (truncated)");
+            }
+            repairs.add(new StoreReport.Problem(file, data.size(), "the file ends before its data end " + h.dataEnd()
+                    + " (truncated); the records after it are lost", false));
+        }
         List<ByteBuffer> records = redoRecords(h.checkpointSeq());
         boolean unclean = !h.clean() || !records.isEmpty();
         if (!unclean && repairs == null) {
-            if (data.size() < dataEnd) {
-                throw new StoreCorruptedException(file, data.size(), "the file ends before its data end " + dataEnd
-                        + " (truncated)");
-            }
             if (!loadCheckpoint(h)) {
                 scan(Slots.DATA_START, dataEnd, new Scanner.Policy(Long.MAX_VALUE, false, 0, Long.MAX_VALUE, false));
             }
@@ -324,11 +330,6 @@ public final class Store implements AutoCloseable {
         } else {
             resetState();
             long end = h.clean() ? Math.min(h.dataEnd(), data.size()) : data.size();
-            if (repairs != null && h.clean() && end < h.dataEnd()) {
-                // a repair (an open throws): the records after the cut are lost, say so even when it fell between two
-                repairs.add(new StoreReport.Problem(file, end, "the file ends before its data end " + h.dataEnd()
-                        + " (truncated); the records after it are lost", false));
-            }
             // a clean header (a repair) means nothing was written since the checkpoint: no slot is crash debris, a
             // failed CRC is damage to report (as verify does), not a hole to make of it silently
             dataEnd = scan(Slots.DATA_START, end,

@@ -69,10 +69,11 @@ final class Verifier {
                     problems.add(new StoreReport.Problem(IndexFile.of(file), 0, why[0]
                             + "; the next open rebuilds the index by a scan", true));
                 }
-                if (size < h.dataEnd()) {
-                    problems.add(new StoreReport.Problem(file, size, "the file ends before its data end "
-                            + h.dataEnd() + " (truncated)", false));
-                }
+            }
+            if (size < h.dataEnd()) {
+                // clean or not: no crash leaves a file shorter than its last checkpoint's data end
+                problems.add(new StoreReport.Problem(file, size, "the file ends before its data end " + h.dataEnd()
+                        + " (truncated)", false));
             }
             long end = clean ? Math.min(h.dataEnd(), size) : size;
             long[] counts = new long[2];

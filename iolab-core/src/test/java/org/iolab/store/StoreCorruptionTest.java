@@ -422,4 +422,34 @@ class StoreCorruptionTest {
             repairKeepsTheRest(file, expected, expected.size());
         }
     }
+
+    /**
+     * Found by {@code StoreCorruptionProperties}: a data file cut below its checkpoint's data end was taken as cut only
+     * when the store had been closed cleanly; after an unclean stop, open replayed the redo log over the cut file and
+     * a later get threw on an index entry pointing past the cut, while verify saw nothing wrong.
+     */
+    @Test
+    void aDataFileCutBelowItsCheckpointIsDamageAfterAnUncleanStopToo() throws IOException {
+        Path file = tmp.resolve("unclean-cut.store");
+        StoreOptions options = StoreOptions.defaults().withDurability(Durability.BATCH);
+        try (Store s = Store.open(file, options)) {
+            for (int i = 0; i < 20; i++) {
+                s.put(("key" + i).getBytes(StandardCharsets.UTF_8), StoreContractTest.value(i, 100));
+            }
+        }
+        long checkpointEnd = Files.size(file);
+        Store s = Store.open(file, options);
+        s.awaitDurable(s.put("later".getBytes(StandardCharsets.UTF_8), StoreContractTest.value(99, 100)));
+        s.abandon();
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.setLength(checkpointEnd - 200);
+        }
+        StoreCorruptedException e = assertThrows(StoreCorruptedException.class,
+                () -> Store.open(file, options).close());
+        assertEquals(checkpointEnd - 200, e.offset(), e.getMessage());
+        StoreReport report = Store.verify(file);
+        assertFalse(report.ok(), report.toString());
+        assertFalse(Store.repair(file).ok());
+        assertTrue(Store.verify(file).ok());
+    }
 }
