@@ -808,6 +808,9 @@ class StoreCorruptionProperties {
                 case ZeroPage z -> {
                     long size = fileSize(file);
                     long at = 4096 * pick(z.page, 0, (size + 4095) / 4096);
+                    if (at < 0) {
+                        return "no page to zero";
+                    }
                     int n = (int) Math.max(0, Math.min(4096, size - at));
                     write(file, at, new byte[n]);
                     return "zeroed " + n + " bytes @ " + at;
