@@ -59,8 +59,8 @@ import org.junit.jupiter.api.TestFactory;
  * (see {@link Store}): the pristine data file of a cleanly closed store is parsed slot by slot and compared byte by
  * byte with the damaged one. A value returned for a key must be one the key held at some point of the history (or
  * absent); when the store was closed cleanly, exactly its final value, and absent only when bytes of its record
- * changed; when nothing changed at all, exactly the final state (or, after a kill, the state with the operation in
- * flight). After a repair the store verifies clean, opens,
+ * changed; when no record, redo log or header copy in use changed (nothing did, or only {@code FILE.idx} or the
+ * older header copy), exactly the final state (or, after a kill, the state with the operation in flight). After a repair the store verifies clean, opens,
  * reads and scans without an exception, takes a put and a delete and reopens with them; from a cleanly closed
  * store, repair keeps every record whose bytes were not damaged (it drops only damaged records).
  *
@@ -129,7 +129,7 @@ class StoreCorruptionProperties {
             Built b = Built.create(tmp, spec);
             Damaged d = b.damage(damage);
             StoreReport repaired = within("repair of " + d, () -> Store.repair(b.file));
-            if (d.nothingChanged()) {
+            if (d.intact()) {
                 assertTrue(repaired.ok(), d + ": repair of an undamaged store found " + repaired.problems());
             }
             StoreReport after = within("verify after repair of " + d, () -> Store.verify(b.file));
@@ -578,6 +578,8 @@ class StoreCorruptionProperties {
         final Map<Path, byte[]> pristine = new LinkedHashMap<>();
         /** The slots of the data file (closed stores only). */
         final List<Slot> slots = new ArrayList<>();
+        /** Where the header copy not in use is (-1: unknown, no valid header). */
+        long olderHeaderCopy = -1;
         /** The live slot of each key (closed stores only). */
         final Map<ByteBuffer, Slot> slotOf = new HashMap<>();
 
@@ -683,6 +685,7 @@ class StoreCorruptionProperties {
             Header a = Header.decode(page, Header.COPY_A);
             Header bh = Header.decode(page, Header.COPY_B);
             Header h = a == null || (bh != null && bh.generation() > a.generation()) ? bh : a;
+            olderHeaderCopy = h == null ? -1 : h == a ? Header.COPY_B : Header.COPY_A;
             assertTrue(h != null || !spec.clean(), "a closed store has a valid header");
             if (h == null) {
                 return;
@@ -944,8 +947,23 @@ class StoreCorruptionProperties {
      */
     record Damaged(Built built, String description, Map<Path, Boolean> changedFiles, List<Long> dataChanges,
             List<ByteBuffer> damagedKeys) {
-        boolean nothingChanged() {
-            return !changedFiles.containsValue(true);
+        /**
+         * @return true when the records, the header copy in use and the redo log are as built: nothing changed, or
+         *     only {@code FILE.idx} (a copy of the index, checked by its CRC) or the older header copy did
+         */
+        boolean intact() {
+            for (Map.Entry<Path, Boolean> e : changedFiles.entrySet()) {
+                if (e.getValue() && !e.getKey().equals(built.file) && !e.getKey().equals(built.index())) {
+                    return false;
+                }
+            }
+            long older = built.olderHeaderCopy;
+            for (long at : dataChanges) {
+                if (older < 0 || at < older || at >= older + Header.SIZE) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         /**
@@ -1096,7 +1114,7 @@ class StoreCorruptionProperties {
                 checkValue(d, what + ": scan", e.getKey(), e.getValue());
             }
         }
-        if (d.nothingChanged()) {
+        if (d.intact()) {
             assertTrue(r.errors().isEmpty(), d + ": " + what + " of an undamaged store threw " + r.errors());
             assertTrue(b.finals.stream().anyMatch(f -> f.keySet().equals(r.scanned.keySet())), d + ": " + what
                     + ": the keys of an undamaged store: " + r.scanned.size() + ", expected " + b.finalState.size());
@@ -1106,10 +1124,10 @@ class StoreCorruptionProperties {
     /** A value (null: absent) returned for {@code key}: one it held; if closed, its final one. */
     private static void checkValue(Damaged d, String what, ByteBuffer key, byte[] value) {
         Built b = d.built;
-        boolean strict = b.spec.clean() || d.nothingChanged();
+        boolean strict = b.spec.clean() || d.intact();
         byte[] last = b.finalState.get(key);
         if (strict) {
-            if (value == null && last != null && d.damagedKeys.contains(key) && !d.nothingChanged()) {
+            if (value == null && last != null && d.damagedKeys.contains(key) && !d.intact()) {
                 return;
             }
             for (Map<ByteBuffer, byte[]> f : b.finals) {
