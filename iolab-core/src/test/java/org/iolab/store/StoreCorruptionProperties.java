@@ -1176,7 +1176,9 @@ class StoreCorruptionProperties {
         }
     }
 
-    /** Puts a new key and deletes a surviving one, closes, reopens: both took; verify stays clean. */
+    /**
+     * Puts a new key, deletes a surviving one and compacts, closes, reopens: both took; verify stays clean.
+     */
     private static void writeAndReopen(Built b, Damaged d, Map<ByteBuffer, byte[]> survivors) {
         byte[] newKey = "after-repair".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         byte[] newValue = new byte[300];
@@ -1186,8 +1188,12 @@ class StoreCorruptionProperties {
             try (Store s = Store.open(b.file, b.options)) {
                 s.put(newKey, newValue);
                 if (gone != null) {
+                    assertTrue(s.contains(gone.array()), d + ": contains of a key the scan returned");
                     assertTrue(s.delete(gone.array()) >= 0, d + ": delete of a key the scan returned");
                 }
+                // compaction reads every record the index holds: none may be damaged after a repair
+                assertEquals(survivors.size() + 1 - (gone == null ? 0 : 1), s.compact().records(),
+                        d + ": records compacted");
             }
             return null;
         });
