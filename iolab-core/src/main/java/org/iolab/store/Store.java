@@ -276,7 +276,9 @@ public final class Store implements AutoCloseable {
             }
             repairs.add(new StoreReport.Problem(file, 0, "neither header copy is valid; a new header was written",
                     false));
-            h = new Header(1, 0, Slots.DATA_START, false, ThreadLocalRandom.current().nextLong(), false);
+            // its data end is the file's: a run of zeros is damage to skip, not the end of the data
+            h = new Header(1, 0, Math.max(Slots.DATA_START, data.size() & -8L), false,
+                    ThreadLocalRandom.current().nextLong(), false);
         }
         header = h;
         checkpointSeq = h.checkpointSeq();
@@ -370,12 +372,15 @@ public final class Store implements AutoCloseable {
      *         complete; its header may be torn), and no index checkpoint or redo log says otherwise
      */
     static boolean isBlank(StorageFile f, Path file) {
+        // a checkpoint or a redo log beside it shows that the store held records: then the file lost them (cut or
+        // zeroed), and recreating it would silently drop what is left (creation deletes both before it writes)
+        Path wal = file.resolveSibling(file.getFileName() + ".wal");
+        if (Files.exists(IndexFile.of(file)) || hasSegments(wal)) {
+            return false;
+        }
         long size = f.size();
         if (size < Slots.DATA_START + Slots.HEADER) {
-            // too short for a slot: a creation cut short, unless a checkpoint or a redo log shows that the store
-            // held records (then the file lost its tail, and recreating it would silently drop them)
-            Path wal = file.resolveSibling(file.getFileName() + ".wal");
-            return !Files.exists(IndexFile.of(file)) && !hasSegments(wal);
+            return true;
         }
         ByteBuffer b = ByteBuffer.allocate(Slots.HEADER);
         f.read(Slots.DATA_START, b);
@@ -388,7 +393,11 @@ public final class Store implements AutoCloseable {
     }
 
     private void create() {
-        IndexFile.delete(file);
+        if (Files.exists(IndexFile.of(file))) {
+            // durably gone before the file is touched: an interrupted creation must not look like a damaged store
+            IndexFile.delete(file);
+            syncDirectory(file);
+        }
         deleteSegments();
         data.truncate(0);
         data.truncate(Header.PAGE);

@@ -315,8 +315,9 @@ class StoreCorruptionTest {
     /**
      * Found by {@code StoreCorruptionProperties}: a data file cut to less than a slot after its header page was taken
      * for a creation that did not complete, and open silently recreated an empty store (deleting the checkpoint
-     * that listed the records); verify meanwhile reported damage. With a checkpoint or redo log beside it, it is
-     * damage for both; without, an interrupted creation for both.
+     * that listed the records); verify meanwhile reported damage. The same for a file whose header page and first
+     * slot were zeroed. With a checkpoint or redo log beside it, it is damage for both; without, an interrupted
+     * creation for both.
      */
     @Test
     void aDataFileCutShortIsDamageWhenACheckpointShowsItHeldRecords() throws IOException {
@@ -332,6 +333,16 @@ class StoreCorruptionTest {
         assertFalse(Store.verify(file).ok());
         assertFalse(Store.repair(file).ok(), "repair did not report the lost records");
         repairKeepsTheRest(file, Map.of(), 0);
+
+        // the same for a header page and first slot zeroed (a lost 8 KiB block): not an interrupted creation
+        Path zeroed = tmp.resolve("zeroed.store");
+        Map<String, byte[]> expected = build(zeroed, Backend.DEFAULT);
+        try (RandomAccessFile raf = new RandomAccessFile(zeroed.toFile(), "rw")) {
+            raf.write(new byte[2 * Header.PAGE]);
+        }
+        assertThrows(StoreCorruptedException.class, () -> Store.open(zeroed, StoreOptions.defaults()).close());
+        assertFalse(Store.repair(zeroed).ok());
+        repairKeepsTheRest(zeroed, expected, 1);
 
         Path blank = tmp.resolve("blank.store");
         Files.write(blank, new byte[40]);
