@@ -126,7 +126,9 @@ final class Verifier {
         for (VerifyReport.Problem p : report.problems()) {
             problems.add(new StoreReport.Problem(p.file(), p.offset(), "redo log: " + p.what(), p.recoverable()));
         }
-        if (!report.ok()) {
+        if (!report.ok() || report.records() == 0) {
+            // nothing readable, or nothing at all (a segment whose creation a crash cut: the next open deletes it,
+            // and a read-only open would find no journal)
             return 0;
         }
         long[] n = {0};
