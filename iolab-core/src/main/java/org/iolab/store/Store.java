@@ -1,6 +1,7 @@
 package org.iolab.store;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -21,6 +22,7 @@ import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.iolab.IolabException;
 import org.iolab.journal.Journal;
+import org.iolab.journal.JournalCorruptedException;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
 import org.iolab.storage.FileLocks;
@@ -450,12 +452,12 @@ public final class Store implements AutoCloseable {
         try {
             readRedo(cpSeq, out);
         } catch (IolabException e) {
-            if (e.getCause() instanceof IOException || e.getCause() instanceof java.io.UncheckedIOException) {
+            if (e.getCause() instanceof IOException || e.getCause() instanceof UncheckedIOException) {
                 throw e;
             }
             // damage: a record that fails its check, a missing segment, a gap in the sequences
             if (repairs == null) {
-                throw e instanceof StoreCorruptedException || e instanceof org.iolab.journal.JournalCorruptedException
+                throw e instanceof StoreCorruptedException || e instanceof JournalCorruptedException
                         ? e : new StoreCorruptedException(walDir, 0, "the redo log cannot be read: " + e.getMessage());
             }
             repairs.add(new StoreReport.Problem(walDir, 0, "the redo log is damaged (" + e.getMessage() + "); the "
