@@ -1484,8 +1484,9 @@ public final class Store implements AutoCloseable {
     }
 
     /**
-     * Repairs a store: replays its redo log, then rebuilds the index by a scan that drops only damaged records
-     * (their bytes become holes) and reports them, and leaves a clean, checkpointed store. Takes the writer's lock.
+     * Repairs a store: replays its redo log (up to its first damage, which is reported), then rebuilds the index by
+     * a scan that drops only damaged records (their bytes become holes) and reports them, and leaves a clean,
+     * checkpointed store. Takes the writer's lock.
      *
      * @param file the data file
      * @return the problems found and dropped
