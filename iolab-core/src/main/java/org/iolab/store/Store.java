@@ -193,6 +193,7 @@ public final class Store implements AutoCloseable {
             } catch (RuntimeException suppressed) {
                 e.addSuppressed(suppressed);
             }
+            contexts.remove();
             throw e;
         }
     }
@@ -1512,6 +1513,9 @@ public final class Store implements AutoCloseable {
     /** Checkpoints (unless the store failed), empties the redo log and releases the files and the lock. Idempotent. */
     @Override
     public void close() {
+        // a thread's context refers to this store, which refers to the thread-local that keys it: left in the
+        // thread's map, it would keep the closed store and its buffers reachable for as long as the thread lives
+        contexts.remove();
         writer.lock();
         try {
             if (closed) {
@@ -1553,6 +1557,7 @@ public final class Store implements AutoCloseable {
      * files should already be dead or cleanly closed by the test's fault injector).
      */
     void abandon() {
+        contexts.remove();
         closed = true;
         Log l = log;
         if (l != null) {
