@@ -300,7 +300,9 @@ class StoreContractTest {
                     readers.add(pool.submit(() -> {
                         long reads = 0;
                         while (!stop.get()) {
-                            reading.countDown();
+                            if (reads == 0) {
+                                reading.countDown();
+                            }
                             for (int i = 0; i < 200; i++) {
                                 byte[] v = s.get(bytes("r" + i));
                                 if (v != null) {
