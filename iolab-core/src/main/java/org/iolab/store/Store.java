@@ -1,6 +1,7 @@
 package org.iolab.store;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
@@ -22,6 +23,7 @@ import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.iolab.IolabException;
 import org.iolab.journal.Journal;
+import org.iolab.journal.JournalCorruptedException;
 import org.iolab.os.Prefault;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
@@ -209,6 +211,7 @@ public final class Store implements AutoCloseable {
             } catch (RuntimeException suppressed) {
                 e.addSuppressed(suppressed);
             }
+            contexts.remove();
             throw e;
         }
     }
@@ -285,7 +288,7 @@ public final class Store implements AutoCloseable {
         }
         Header h = readHeader(data);
         if (h == null) {
-            if (isBlank(data)) {
+            if (isBlank(data, file)) {
                 create();
                 return;
             }
@@ -294,19 +297,27 @@ public final class Store implements AutoCloseable {
             }
             repairs.add(new StoreReport.Problem(file, 0, "neither header copy is valid; a new header was written",
                     false));
-            h = new Header(1, 0, Slots.DATA_START, false, ThreadLocalRandom.current().nextLong(), false);
+            // its data end is the file's: a run of zeros is damage to skip, not the end of the data
+            h = new Header(1, 0, Math.max(Slots.DATA_START, data.size() & -8L), false,
+                    ThreadLocalRandom.current().nextLong(), false);
         }
         header = h;
         checkpointSeq = h.checkpointSeq();
         lastSeq = h.checkpointSeq();
         dataEnd = h.dataEnd();
+        if (data.size() < h.dataEnd()) {
+            // no crash leaves this, clean or not: a checkpoint syncs the file at its data end before a header names
+            // it, and the file only grows until the next one
+            if (repairs == null) {
+                throw new StoreCorruptedException(file, data.size(), "the file ends before its data end "
+                        + h.dataEnd() + " (truncated)");
+            }
+            repairs.add(new StoreReport.Problem(file, data.size(), "the file ends before its data end " + h.dataEnd()
+                    + " (truncated); the records after it are lost", false));
+        }
         List<ByteBuffer> records = redoRecords(h.checkpointSeq());
         boolean unclean = !h.clean() || !records.isEmpty();
         if (!unclean && repairs == null) {
-            if (data.size() < dataEnd) {
-                throw new StoreCorruptedException(file, data.size(), "the file ends before its data end " + dataEnd
-                        + " (truncated)");
-            }
             if (!loadCheckpoint(h)) {
                 scan(Slots.DATA_START, dataEnd, new Scanner.Policy(Long.MAX_VALUE, false, 0, Long.MAX_VALUE, false));
             }
@@ -318,7 +329,11 @@ public final class Store implements AutoCloseable {
             return;
         }
         // an unclean stop (or a repair): rebuild, replay, checkpoint
-        boolean redoWasUsed = h.redoFlag() || !records.isEmpty();
+        // a header that names a redo log when there is none: the log was deleted by the checkpoint that wrote the
+        // newer header copy, which is damaged now (no crash leaves this: the log goes only once a clean header is
+        // synced), so the data file holds every operation and the scan below keeps them all; trusting this older
+        // header's checkpoint sequence would drop every later record as never acknowledged
+        boolean redoWasUsed = !records.isEmpty() || h.redoFlag() && hasSegments();
         if (redoWasUsed && repairs == null && loadCheckpoint(h)) {
             for (ByteBuffer r : records) {
                 replay(r, true);
@@ -338,8 +353,10 @@ public final class Store implements AutoCloseable {
         } else {
             resetState();
             long end = h.clean() ? Math.min(h.dataEnd(), data.size()) : data.size();
+            // a clean header (a repair) means nothing was written since the checkpoint: no slot is crash debris, a
+            // failed CRC is damage to report (as verify does), not a hole to make of it silently
             dataEnd = scan(Slots.DATA_START, end,
-                    new Scanner.Policy(h.clean() ? Long.MAX_VALUE : h.dataEnd(), true, h.checkpointSeq(),
+                    new Scanner.Policy(h.clean() ? Long.MAX_VALUE : h.dataEnd(), !h.clean(), h.checkpointSeq(),
                             Long.MAX_VALUE, repairs != null));
         }
         rewriteHoles = true;
@@ -370,10 +387,18 @@ public final class Store implements AutoCloseable {
     }
 
     /**
+     * @param f the data file, with no valid header
+     * @param file its path
      * @return true when no slot was ever written: the file is empty or holds no first slot (a creation that did not
-     *         complete; its header may be torn)
+     *         complete; its header may be torn), and no index checkpoint or redo log says otherwise
      */
-    private static boolean isBlank(StorageFile f) {
+    static boolean isBlank(StorageFile f, Path file) {
+        // a checkpoint or a redo log beside it shows that the store held records: then the file lost them (cut or
+        // zeroed), and recreating it would silently drop what is left (creation deletes both before it writes)
+        Path wal = file.resolveSibling(file.getFileName() + ".wal");
+        if (Files.exists(IndexFile.of(file)) || hasSegments(wal)) {
+            return false;
+        }
         long size = f.size();
         if (size < Slots.DATA_START + Slots.HEADER) {
             return true;
@@ -389,7 +414,11 @@ public final class Store implements AutoCloseable {
     }
 
     private void create() {
-        IndexFile.delete(file);
+        if (Files.exists(IndexFile.of(file))) {
+            // durably gone before the file is touched: an interrupted creation must not look like a damaged store
+            IndexFile.delete(file);
+            syncDirectory(file);
+        }
         deleteSegments();
         truncateData(0);
         truncateData(Header.PAGE);
@@ -439,6 +468,26 @@ public final class Store implements AutoCloseable {
         if (!hasSegments()) {
             return out;
         }
+        try {
+            readRedo(cpSeq, out);
+        } catch (IolabException e) {
+            if (e.getCause() instanceof IOException || e.getCause() instanceof UncheckedIOException) {
+                throw e;
+            }
+            // damage: a record that fails its check, a missing segment, a gap in the sequences
+            if (repairs == null) {
+                throw e instanceof StoreCorruptedException || e instanceof JournalCorruptedException
+                        ? e : new StoreCorruptedException(walDir, 0, "the redo log cannot be read: " + e.getMessage());
+            }
+            repairs.add(new StoreReport.Problem(walDir, 0, "the redo log is damaged (" + e.getMessage() + "); the "
+                    + out.size() + " operations before the damage were redone, later ones survive only where the data"
+                    + " file holds them whole", false));
+        }
+        return out;
+    }
+
+    /** Adds the redo records after {@code cpSeq} to {@code out}, in order (copies), up to the first damage. */
+    private void readRedo(long cpSeq, List<ByteBuffer> out) {
         Journal j = Journal.open(walDir, options.journalOptions());
         try {
             long[] expect = {cpSeq + 1};
@@ -464,10 +513,13 @@ public final class Store implements AutoCloseable {
         } finally {
             j.close();
         }
-        return out;
     }
 
     private boolean hasSegments() {
+        return hasSegments(walDir);
+    }
+
+    private static boolean hasSegments(Path walDir) {
         if (!Files.isDirectory(walDir)) {
             return false;
         }
@@ -1261,7 +1313,13 @@ public final class Store implements AutoCloseable {
     }
 
     private void writeHeader(Header h) {
-        data.write(h.position(), h.encode());
+        ByteBuffer b = h.encode();
+        boolean grows = map != null && h.position() + b.remaining() > map.byteSize();
+        data.write(h.position(), b);
+        if (grows) {
+            // a file cut inside its header page, being repaired: the write grew and remapped it
+            remapped();
+        }
     }
 
     private void markDirty() {
@@ -1306,7 +1364,8 @@ public final class Store implements AutoCloseable {
                 free.forEach((offset, length) -> writeFree(offset, length, seq));
                 rewriteHoles = false;
             }
-            if (data.size() > dataEnd) {
+            if (data.size() != dataEnd) {
+                // longer: debris after the data; shorter: a repaired file cut inside its header page
                 truncateData(dataEnd);
             }
             data.force(true);
@@ -1563,8 +1622,9 @@ public final class Store implements AutoCloseable {
     }
 
     /**
-     * Repairs a store: replays its redo log, then rebuilds the index by a scan that drops only damaged records
-     * (their bytes become holes) and reports them, and leaves a clean, checkpointed store. Takes the writer's lock.
+     * Repairs a store: replays its redo log (up to its first damage, which is reported), then rebuilds the index by
+     * a scan that drops only damaged records (their bytes become holes) and reports them, and leaves a clean,
+     * checkpointed store. Takes the writer's lock.
      *
      * @param file the data file
      * @return the problems found and dropped
@@ -1590,6 +1650,9 @@ public final class Store implements AutoCloseable {
     /** Checkpoints (unless the store failed), empties the redo log and releases the files and the lock. Idempotent. */
     @Override
     public void close() {
+        // a thread's context refers to this store, which refers to the thread-local that keys it: left in the
+        // thread's map, it would keep the closed store and its buffers reachable for as long as the thread lives
+        contexts.remove();
         writer.lock();
         try {
             if (closed) {
@@ -1632,6 +1695,7 @@ public final class Store implements AutoCloseable {
      * files should already be dead or cleanly closed by the test's fault injector).
      */
     void abandon() {
+        contexts.remove();
         closed = true;
         Log l = log;
         if (l != null) {

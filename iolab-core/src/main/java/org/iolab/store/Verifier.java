@@ -26,6 +26,11 @@ final class Verifier {
         List<StoreReport.Problem> problems = new ArrayList<>();
         try (StorageFile f = Backend.DEFAULT.open(file, false)) {
             long size = f.size();
+            if (size < Header.COPY_B + Header.SIZE && Store.isBlank(f, file)) {
+                problems.add(new StoreReport.Problem(file, 0, "the file is only " + size + " bytes long and holds no"
+                        + " record: a creation that did not complete; the next open creates the store", true));
+                return new StoreReport(file, 0, 0, 0, 0, problems);
+            }
             if (size < Header.COPY_B + Header.SIZE) {
                 problems.add(new StoreReport.Problem(file, 0, "the file is only " + size
                         + " bytes long, too short for the header page", false));
@@ -35,6 +40,12 @@ final class Verifier {
             f.read(0, page);
             Header a = Header.decode(page, Header.COPY_A);
             Header b = Header.decode(page, Header.COPY_B);
+            if (a == null && b == null && Store.isBlank(f, file)) {
+                problems.add(new StoreReport.Problem(file, 0, "neither header copy (offsets 0 and 512) is valid and no"
+                        + " record was written: a creation that did not complete; the next open creates the store",
+                        true));
+                return new StoreReport(file, 0, 0, 0, 0, problems);
+            }
             if (a == null && b == null) {
                 problems.add(new StoreReport.Problem(file, 0, "neither header copy (offsets 0 and 512) is valid",
                         false));
@@ -58,10 +69,11 @@ final class Verifier {
                     problems.add(new StoreReport.Problem(IndexFile.of(file), 0, why[0]
                             + "; the next open rebuilds the index by a scan", true));
                 }
-                if (size < h.dataEnd()) {
-                    problems.add(new StoreReport.Problem(file, size, "the file ends before its data end "
-                            + h.dataEnd() + " (truncated)", false));
-                }
+            }
+            if (size < h.dataEnd()) {
+                // clean or not: no crash leaves a file shorter than its last checkpoint's data end
+                problems.add(new StoreReport.Problem(file, size, "the file ends before its data end " + h.dataEnd()
+                        + " (truncated)", false));
             }
             long end = clean ? Math.min(h.dataEnd(), size) : size;
             long[] counts = new long[2];
@@ -114,7 +126,9 @@ final class Verifier {
         for (VerifyReport.Problem p : report.problems()) {
             problems.add(new StoreReport.Problem(p.file(), p.offset(), "redo log: " + p.what(), p.recoverable()));
         }
-        if (!report.ok()) {
+        if (!report.ok() || report.records() == 0) {
+            // nothing readable, or nothing at all (a segment whose creation a crash cut: the next open deletes it,
+            // and a read-only open would find no journal)
             return 0;
         }
         long[] n = {0};

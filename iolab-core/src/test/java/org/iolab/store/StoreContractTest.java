@@ -15,9 +15,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Stream;
 import org.iolab.IolabException;
@@ -288,16 +290,19 @@ class StoreContractTest {
                 s.put(bytes("r" + i), value(i, 64));
             }
             AtomicBoolean stop = new AtomicBoolean();
+            // the writer starts once both readers are inside a pass: on a loaded machine a fast writer (NONE) could
+            // otherwise finish before a reader was scheduled, which then read nothing
+            CountDownLatch reading = new CountDownLatch(2);
             ExecutorService pool = Executors.newFixedThreadPool(3);
-            // the writer starts once both readers run, so they read while it writes
-            java.util.concurrent.CountDownLatch started = new java.util.concurrent.CountDownLatch(2);
             try {
                 List<Future<Long>> readers = new ArrayList<>();
                 for (int t = 0; t < 2; t++) {
                     readers.add(pool.submit(() -> {
                         long reads = 0;
-                        started.countDown();
-                        do {
+                        while (!stop.get()) {
+                            if (reads == 0) {
+                                reading.countDown();
+                            }
                             for (int i = 0; i < 200; i++) {
                                 byte[] v = s.get(bytes("r" + i));
                                 if (v != null) {
@@ -315,11 +320,11 @@ class StoreContractTest {
                             if (reads % 2000 == 0) {
                                 s.scan((k, v) -> assertTrue(v.remaining() >= 64));
                             }
-                        } while (!stop.get());
+                        }
                         return reads;
                     }));
                 }
-                assertTrue(started.await(30, java.util.concurrent.TimeUnit.SECONDS), "the readers did not start");
+                assertTrue(reading.await(60, TimeUnit.SECONDS), "the readers did not start");
                 int rounds = durability == Durability.ALWAYS ? 10 : 60;
                 for (int round = 0; round < rounds; round++) {
                     for (int i = round % 5; i < 200; i += 5) {
