@@ -142,7 +142,7 @@ public final class Store implements AutoCloseable {
     private final FileLock lock;
     private final ReentrantLock writer = new ReentrantLock();
     private final StampedLock rw = new StampedLock();
-    private final ThreadLocal<Ctx> contexts = ThreadLocal.withInitial(Ctx::new);
+    private final ThreadLocal<Ctx> contexts = ThreadLocal.withInitial(() -> new Ctx(this));
     private final CRC32C wcrc = new CRC32C();
     private final int[] holeLength = new int[1];
     private final FreeSpace free = new FreeSpace();
@@ -783,8 +783,13 @@ public final class Store implements AutoCloseable {
 
     // ---------------------------------------------------------------- per-thread reading
 
-    /** A thread's read buffer, CRC and the key being searched (it is the index's {@link KeyIndex.Matcher}). */
-    private final class Ctx implements KeyIndex.Matcher {
+    /**
+     * A thread's read buffer, CRC and the key being searched (it is the index's {@link KeyIndex.Matcher}). It reaches its store through a weak reference: the thread's map holds this context
+     * as the value of the store's thread-local, and a strong reference back to the store would keep every store a
+     * long-lived thread ever read (and its buffers) reachable after it was closed.
+     */
+    private static final class Ctx implements KeyIndex.Matcher {
+        private final java.lang.ref.WeakReference<Store> owner;
         final CRC32C crc = new CRC32C();
         ByteBuffer buf = ByteBuffer.allocateDirect(4096).order(ByteOrder.LITTLE_ENDIAN);
         /** The slot found: {@link #buf} (a copy) or a view of the mapping; header at 0. */
@@ -795,6 +800,15 @@ public final class Store implements AutoCloseable {
         long slotLength;
         int foundKeyLen;
         int foundValueLen;
+
+        Ctx(Store owner) {
+            this.owner = new java.lang.ref.WeakReference<>(owner);
+        }
+
+        /** @return the store; strongly held by whoever is calling it */
+        private Store store() {
+            return owner.get();
+        }
 
         Ctx with(ByteBuffer key) {
             keyBuf = key;
@@ -816,7 +830,9 @@ public final class Store implements AutoCloseable {
          * value at 0), or a copy in {@link #buf} when the backend does not map.
          */
         void readSlot(long offset) {
-            MemorySegment m = map;
+            Store s = store();
+            MemorySegment m = s.map;
+            long dataEnd = s.dataEnd;
             if (m == null || offset < Slots.DATA_START || offset + Slots.HEADER > Math.min(dataEnd, m.byteSize())) {
                 readSlotCopy(offset);
                 return;
@@ -837,6 +853,10 @@ public final class Store implements AutoCloseable {
 
         /** Reads the live slot the index points to into {@link #buf} at 0 (header, key, value); {@code cur = buf}. */
         void readSlotCopy(long offset) {
+            Store s = store();
+            long dataEnd = s.dataEnd;
+            Path file = s.file;
+            StorageFile data = s.data;
             cur = buf;
             long avail = dataEnd - offset;
             if (offset < Slots.DATA_START || avail < Slots.HEADER) {
@@ -867,7 +887,7 @@ public final class Store implements AutoCloseable {
 
         void checkCrc(long offset) {
             if (cur.getInt(20) != Slots.crc(crc, cur, 0, foundKeyLen + foundValueLen)) {
-                throw new StoreCorruptedException(file, offset, "record of " + slotLength
+                throw new StoreCorruptedException(store().file, offset, "record of " + slotLength
                         + " bytes fails its CRC check");
             }
         }

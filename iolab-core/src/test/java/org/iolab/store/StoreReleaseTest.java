@@ -45,6 +45,32 @@ class StoreReleaseTest {
     }
 
     @Test
+    void aClosedStoreIsCollectedWhileAnotherThreadThatReadItLivesOn() throws Exception {
+        Path file = tmp.resolve("read-elsewhere.store");
+        Store s = Store.open(file, StoreOptions.defaults().withDurability(Durability.NONE));
+        s.put("key".getBytes(StandardCharsets.UTF_8), new byte[100]);
+        java.util.concurrent.ExecutorService reader = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            // the reader thread keeps running (and keeps its thread-local map) after the store is closed elsewhere
+            readOn(reader, s);
+            s.close();
+            WeakReference<Store> ref = new WeakReference<>(s);
+            s = null;
+            for (int i = 0; i < 20 && ref.get() != null; i++) {
+                System.gc();
+                Thread.sleep(50);
+            }
+            assertNull(ref.get(), "a thread that read the store keeps the closed store reachable");
+        } finally {
+            reader.shutdownNow();
+        }
+    }
+
+    private static void readOn(java.util.concurrent.ExecutorService thread, Store s) throws Exception {
+        thread.submit(() -> s.get("key".getBytes(StandardCharsets.UTF_8))).get();
+    }
+
+    @Test
     void failedOpensLeaveNoDirectBuffersBehind() throws IOException, InterruptedException {
         Path file = tmp.resolve("damaged.store");
         try (Store s = Store.open(file, StoreOptions.defaults().withDurability(Durability.NONE))) {
