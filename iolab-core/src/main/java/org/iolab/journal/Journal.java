@@ -77,8 +77,10 @@ import org.iolab.storage.StorageFile;
  * <h2>Durability</h2>
  * {@link Durability#NONE}: {@link #durableSequence()} advances only on {@link #sync()}, a segment's seal and
  * {@link #close()}. {@link Durability#BATCH}: group commit: a background thread syncs at least every
- * {@link JournalOptions#batchInterval()}, and the appending thread syncs once {@link JournalOptions#batchBytes()}
- * were appended since the last sync; {@link #awaitDurable(long)} returns once a sync covers the record.
+ * {@link JournalOptions#batchInterval()}, and at once when an appender finds {@link JournalOptions#batchBytes()}
+ * appended since the last sync (the appender wakes it and goes on: appends overlap the device's work); an
+ * appender that finds {@value #BACKLOG_BATCHES} batches not yet synced syncs itself, which bounds how far appends
+ * run ahead of the device; {@link #awaitDurable(long)} returns once a sync covers the record.
  * {@link Durability#ALWAYS}: {@code append} returns after the record is synced.
  *
  * <h2>Recovery</h2>
@@ -114,6 +116,11 @@ public final class Journal implements AutoCloseable {
      * while no prefaulter maps the pages ahead.
      */
     static final int WRITE_THROUGH_MIN = 16 << 10;
+    /**
+     * At BATCH an appender that finds this many batches ({@link JournalOptions#batchBytes()}) not yet synced syncs
+     * itself instead of leaving it to the flusher: the bound on how far appends run ahead of the device.
+     */
+    static final int BACKLOG_BATCHES = 8;
     private static final VarHandle INT_LE = MethodHandles.byteBufferViewVarHandle(int[].class,
             ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle TIP;
@@ -167,6 +174,8 @@ public final class Journal implements AutoCloseable {
     /** Faults in the active segment's pages ahead of the appender, or null; replaced under syncLock. */
     private Prefaulter prefaulter;
     private final Thread flusher;
+    /** Set by an appender that woke the flusher for the byte threshold; cleared by the flusher before it syncs. */
+    private volatile boolean flushRequested;
 
     private final boolean readOnly;
     private final Object refreshLock = new Object();
@@ -721,8 +730,15 @@ public final class Journal implements AutoCloseable {
                 appendLock.unlock();
             }
         }
-        if (options.durability() == Durability.BATCH && appendedBytes - syncedBytes >= options.batchBytes()) {
-            sync();
+        if (options.durability() == Durability.BATCH) {
+            long unsynced = appendedBytes - syncedBytes;
+            if (unsynced >= BACKLOG_BATCHES * options.batchBytes()) {
+                // the flusher is behind the appender by several batches: wait for the device
+                sync();
+            } else if (unsynced >= options.batchBytes() && !flushRequested) {
+                flushRequested = true;
+                LockSupport.unpark(flusher);
+            }
         }
         return seq;
     }
@@ -1045,6 +1061,7 @@ public final class Journal implements AutoCloseable {
             if (closed) {
                 return;
             }
+            flushRequested = false;
             if (tip.nextSeq() - 1 > durable) {
                 try {
                     sync();

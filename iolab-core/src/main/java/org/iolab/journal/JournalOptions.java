@@ -82,8 +82,9 @@ public final class JournalOptions {
     /**
      * @param interval with {@link Durability#BATCH}, the longest time between an append and the group commit
      *        that makes it durable (at least 1 µs)
-     * @param bytes with {@link Durability#BATCH}, a group commit also runs in the appending thread once this
-     *        many bytes were appended since the last one (at least 1)
+     * @param bytes with {@link Durability#BATCH}, a group commit also starts (in the background) once this many
+     *        bytes were appended since the last one; an appender that finds several times this many not yet synced
+     *        syncs itself (at least 1)
      * @return a copy with them
      */
     public JournalOptions withBatch(Duration interval, long bytes) {
@@ -143,7 +144,7 @@ public final class JournalOptions {
         return batchInterval;
     }
 
-    /** @return the bytes appended that trigger a group commit in the appending thread ({@link Durability#BATCH}) */
+    /** @return the bytes appended that start a group commit ({@link Durability#BATCH}) */
     public long batchBytes() {
         return batchBytes;
     }
