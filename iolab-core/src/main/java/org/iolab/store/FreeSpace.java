@@ -189,10 +189,22 @@ final class FreeSpace {
         bytes = 0;
     }
 
+    /**
+     * @param offset a hole's offset
+     * @param tableBits log2 of the offset map's length
+     * @return its home slot: the top {@code tableBits} bits of a multiplicative hash, so every slot of a table of any
+     *         size can be a home
+     */
+    static int home(long offset, int tableBits) {
+        return (int) ((offset * 0x9E3779B97F4A7C15L) >>> (64 - tableBits));
+    }
+
     /** Open addressing, linear probing, backward-shift deletion; keys are offsets (never 0), values non-negative. */
     private static final class OffsetMap {
         private long[] keys = new long[64];
         private long[] values = new long[64];
+        /** 64 minus log2 of the table length: the hash's top bits index the whole table, however large. */
+        private int shift = 64 - 6;
         private int size;
 
         int size() {
@@ -200,8 +212,7 @@ final class FreeSpace {
         }
 
         private int slot(long key, int mask) {
-            long h = key * 0x9E3779B97F4A7C15L;
-            return (int) (h >>> 40) & mask;
+            return home(key, 64 - shift) & mask;
         }
 
         long get(long key) {
@@ -274,6 +285,7 @@ final class FreeSpace {
             long[] oldValues = values;
             keys = new long[oldKeys.length * 2];
             values = new long[oldKeys.length * 2];
+            shift--;
             size = 0;
             for (int i = 0; i < oldKeys.length; i++) {
                 if (oldKeys[i] != 0) {
@@ -293,6 +305,7 @@ final class FreeSpace {
         void clear() {
             keys = new long[64];
             values = new long[64];
+            shift = 64 - 6;
             size = 0;
         }
     }

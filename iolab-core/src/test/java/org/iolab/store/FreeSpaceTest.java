@@ -2,6 +2,7 @@ package org.iolab.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -28,6 +29,18 @@ class FreeSpaceTest {
         assertEquals(-1, f.take(24, len));
         assertEquals(0, f.count());
         assertEquals(0, f.bytes());
+    }
+
+    @Test
+    void homeSlotsSpreadOverTablesOfEverySize() {
+        // a 2^26-slot map (about 33 million holes): homes must reach its upper half, not only the first 2^24 slots
+        for (int bits : new int[] {6, 20, 26, 30}) {
+            int max = 0;
+            for (long offset = 4096; offset < 4096 + 8L * 100_000; offset += 8) {
+                max = Math.max(max, FreeSpace.home(offset, bits));
+            }
+            assertTrue(max >= 3 << (bits - 2) && max < 1 << bits, bits + " bits: highest home " + max);
+        }
     }
 
     @Test
