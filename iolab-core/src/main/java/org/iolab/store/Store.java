@@ -916,6 +916,8 @@ public final class Store implements AutoCloseable {
             return out;
         } finally {
             rw.unlockRead(stamp);
+            // the read context reaches this store through a weak reference: keep it reachable until here
+            java.lang.ref.Reference.reachabilityFence(this);
         }
     }
 
@@ -941,6 +943,8 @@ public final class Store implements AutoCloseable {
             return true;
         } finally {
             rw.unlockRead(stamp);
+            // the read context reaches this store through a weak reference: keep it reachable until here
+            java.lang.ref.Reference.reachabilityFence(this);
         }
     }
 
@@ -959,6 +963,8 @@ public final class Store implements AutoCloseable {
             return index.find(hash, ctx.with(kb)) >= 0;
         } finally {
             rw.unlockRead(stamp);
+            // the read context reaches this store through a weak reference: keep it reachable until here
+            java.lang.ref.Reference.reachabilityFence(this);
         }
     }
 
@@ -1299,6 +1305,8 @@ public final class Store implements AutoCloseable {
         if (unmapped) {
             return null;
         }
+        // growing remaps: the old mapping is closed first, so it must not stay here if the new one fails
+        map = null;
         m = data.mapping(end);
         unmapped = m == null;
         map = m;
@@ -1314,11 +1322,10 @@ public final class Store implements AutoCloseable {
     private void prefault(MemorySegment m, long end) {
         long from = Math.max(prefaulted, end) & -4096L;
         long to = Math.min(m.byteSize(), from + PREFAULT_CHUNK);
-        if (to > from && Prefault.populateWrite(m.asSlice(from, to - from))) {
-            prefaulted = to;
-        } else {
-            prefaulted = Long.MAX_VALUE;
+        if (to <= from) {
+            return; // the data reaches the end of the mapping: the next growth maps more
         }
+        prefaulted = Prefault.populateWrite(m.asSlice(from, to - from)) ? to : Long.MAX_VALUE;
     }
 
     /** Takes the data file's current mapping (after it was opened or remapped; null while the file is empty). */
