@@ -662,7 +662,15 @@ public final class Journal implements AutoCloseable {
                 // already (one page cache). With the prefaulter's pages mapped ahead, a copy costs the same.
                 int o = (int) t.end();
                 int from = payload.position();
-                active.writeThrough(o + Format.FRAME_HEADER, payload);
+                try {
+                    active.writeThrough(o + Format.FRAME_HEADER, payload);
+                } catch (RuntimeException e) {
+                    // the bytes may be half in the segment, past the tip: nothing may be appended after them
+                    if (failure == null) {
+                        failure = e;
+                    }
+                    throw e;
+                }
                 payload.position(from);
                 for (int i = total; i < need; i++) {
                     m.put(o + i, (byte) 0);
@@ -732,7 +740,7 @@ public final class Journal implements AutoCloseable {
         }
         if (options.durability() == Durability.BATCH) {
             long unsynced = appendedBytes - syncedBytes;
-            if (unsynced >= BACKLOG_BATCHES * options.batchBytes()) {
+            if (unsynced / BACKLOG_BATCHES >= options.batchBytes()) {
                 // the flusher is behind the appender by several batches: wait for the device
                 sync();
             } else if (unsynced >= options.batchBytes() && !flushRequested) {
@@ -969,8 +977,10 @@ public final class Journal implements AutoCloseable {
         try {
             checkUsable();
             awaitSeal();
-            Tip t = tip;
+            // the byte count first: appends publish the tip before the count, so this tip covers at least these
+            // bytes, and the count never claims a byte this sync does not write
             long bytes = appendedBytes;
+            Tip t = tip;
             if (t.nextSeq() - 1 > durable) {
                 active.written(t.end());
                 active.force(false);
@@ -1057,7 +1067,11 @@ public final class Journal implements AutoCloseable {
     private void flushLoop() {
         long interval = options.batchInterval().toNanos();
         while (!closed) {
-            LockSupport.parkNanos(interval);
+            // a request made while this thread was busy syncing may have had its unpark consumed by a lock the
+            // sync waited on: the flag, not the permit, is what says a sync is wanted
+            if (!flushRequested) {
+                LockSupport.parkNanos(interval);
+            }
             if (closed) {
                 return;
             }

@@ -1,6 +1,7 @@
 package org.iolab.storage;
 
 import java.io.IOException;
+import java.io.RandomAccessFile;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -38,6 +39,9 @@ final class SegmentStorage implements StorageFile {
     private volatile long size;
     /** Set under the write lock. */
     private volatile boolean closed;
+    /** {@link #writeThrough}'s own descriptor, opened on first use; writer only. */
+    private RandomAccessFile throughFile;
+    private byte[] scratch = new byte[0];
 
     SegmentStorage(Path path, boolean writable) {
         this.path = path;
@@ -137,6 +141,11 @@ final class SegmentStorage implements StorageFile {
         }
     }
 
+    /**
+     * Writes through a {@link RandomAccessFile} of its own rather than the channel: an interrupt of the writing
+     * thread closes a {@code FileChannel} for good (and with it this file's mapping and size), but does not stop a
+     * {@code RandomAccessFile} write. Writer only.
+     */
     @Override
     public void writeThrough(long position, ByteBuffer src) {
         int length = src.remaining();
@@ -153,10 +162,30 @@ final class SegmentStorage implements StorageFile {
             if (closed) {
                 throw Problems.closed(path);
             }
-            Problems.writeFully(channel, path, position, src);
+            if (throughFile == null) {
+                throughFile = new RandomAccessFile(path.toFile(), "rw");
+            }
+            byte[] bytes;
+            int offset;
+            if (src.hasArray()) {
+                bytes = src.array();
+                offset = src.arrayOffset() + src.position();
+            } else {
+                if (scratch.length < length) {
+                    scratch = new byte[length];
+                }
+                src.get(src.position(), scratch, 0, length);
+                bytes = scratch;
+                offset = 0;
+            }
+            throughFile.seek(position);
+            throughFile.write(bytes, offset, length);
+        } catch (IOException e) {
+            throw Problems.io("write " + length + " bytes", path, position, e);
         } finally {
             lock.readLock().unlock();
         }
+        src.position(src.limit());
         if (end > size) {
             size = end;
         }
@@ -274,6 +303,14 @@ final class SegmentStorage implements StorageFile {
                 return;
             }
             closed = true;
+            if (throughFile != null) {
+                try {
+                    throughFile.close();
+                } catch (IOException ignored) {
+                    // nothing is buffered in it
+                }
+                throughFile = null;
+            }
             map(0);
             if (writable) {
                 Problems.setLength(channel, path, size);

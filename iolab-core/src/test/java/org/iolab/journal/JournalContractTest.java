@@ -210,6 +210,29 @@ class JournalContractTest {
         }
     }
 
+    @org.junit.jupiter.api.Test
+    void anInterruptedAppenderDoesNotBreakTheSegmentBackendsLargeAppends() {
+        // large frames at BATCH go through the file descriptor; an interrupt must not close it for good
+        java.nio.file.Path dir = tmp.resolve("interrupted");
+        JournalOptions o = options(Backend.SEGMENT).withDurability(Durability.BATCH);
+        try (Journal j = Journal.open(dir, o)) {
+            Thread.currentThread().interrupt();
+            try {
+                assertEquals(0, j.append(Payloads.of(0, 65536)));
+                assertTrue(Thread.currentThread().isInterrupted(), "the append swallowed the interrupt");
+            } finally {
+                Thread.interrupted();
+            }
+            assertEquals(1, j.append(Payloads.of(1, 65536)));
+            assertEquals(2, j.append(Payloads.of(2, 100)));
+            j.sync();
+            List<Record> all = readAll(j, 0);
+            assertEquals(List.of(new Record(0, Payloads.of(0, 65536)), new Record(1, Payloads.of(1, 65536)),
+                    new Record(2, Payloads.of(2, 100))), all);
+        }
+        assertTrue(Journal.verify(dir).ok());
+    }
+
     @ParameterizedTest
     @EnumSource(Backend.class)
     void durabilityLevels(Backend backend) {
