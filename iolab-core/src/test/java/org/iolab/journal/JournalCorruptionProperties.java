@@ -1,6 +1,11 @@
 package org.iolab.journal;
 
-import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.iolab.testing.CorruptionCases.fileSize;
+import static org.iolab.testing.CorruptionCases.pick;
+import static org.iolab.testing.CorruptionCases.readBytes;
+import static org.iolab.testing.CorruptionCases.readRange;
+import static org.iolab.testing.CorruptionCases.within;
+import static org.iolab.testing.CorruptionCases.write;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,23 +22,15 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
-import java.util.Comparator;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.iolab.IolabException;
 import org.iolab.catalogue.Preallocation;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
+import org.iolab.testing.CorruptionCases;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -65,7 +62,6 @@ import org.junit.jupiter.api.TestFactory;
  * only that try; {@code -Djournal.corruption.runSeed=SEED} instead repeats a whole run's tries).
  */
 class JournalCorruptionProperties {
-    private static final long TIMEOUT_SECONDS = 10;
     private static final int HEADER = 64;
     /** Header bytes 0..35 are documented and checked; 36..63 are zero today and may become a marker. */
     private static final int CHECKED_HEADER = 36;
@@ -73,14 +69,12 @@ class JournalCorruptionProperties {
     /** Where a sealed segment's header holds its seal marker: "SEALEDOK" xor the first sequence. */
     private static final int SEAL_OFFSET = 40;
     private static final long SEAL_MAGIC = 0x4B4F44454C414553L;
-    private static final ExecutorService CHECKS = Executors.newCachedThreadPool(
-            r -> Thread.ofPlatform().daemon().name("journal-corruption-check").unstarted(r));
     /** The system property that reruns one try: its seed, as printed in the try's name (16 hex digits). */
     static final String SEED_PROPERTY = "journal.corruption.seed";
     /** The system property that repeats a whole run: the run seed every try's seed derives from. */
     static final String RUN_SEED_PROPERTY = "journal.corruption.runSeed";
     /** Where this run's try seeds come from (new each run unless {@link #RUN_SEED_PROPERTY} is set). */
-    private static final long RUN_SEED = runSeed();
+    private static final long RUN_SEED = CorruptionCases.runSeed(RUN_SEED_PROPERTY);
 
     // ------------------------------------------------------------------------------------------ properties
 
@@ -172,7 +166,7 @@ class JournalCorruptionProperties {
      */
     @Test
     void aDamagedOnlySegmentWithRecordsIsCorruptionForAReadOnlyOpenToo() {
-        inTempDir(tmp -> {
+        CorruptionCases.inTempDir("iolab-corruption-", tmp -> {
             Built b = Built.create(tmp.resolve("j"), new JournalSpec(Backend.RANDOM_ACCESS_FILE, Preallocation.NONE,
                     4, 1, 0, 0));
             Damaged d = b.damage(new HeaderByte(0, 0, 1), Scope.ANYWHERE);
@@ -199,83 +193,16 @@ class JournalCorruptionProperties {
     }
 
     /**
-     * {@code tries} dynamic tests of {@code property}, each named by its seed and its generated journal and
-     * damage; with {@link #SEED_PROPERTY} set, the one try of that seed.
+     * {@code tries} dynamic tests of {@code property} (see {@link CorruptionCases#tries}); with
+     * {@link #SEED_PROPERTY} set, the one try of that seed.
      */
     private static Stream<DynamicTest> tries(String property, int tries, Scope scope, Body body) {
-        String only = System.getProperty(SEED_PROPERTY);
-        LongStream seeds = only != null && !only.isBlank() ? LongStream.of(parseSeed(SEED_PROPERTY, only))
-                : new SplittableRandom(RUN_SEED ^ mix(property.hashCode())).longs(tries);
-        return seeds.mapToObj(seed -> {
+        return CorruptionCases.tries(property, tries, SEED_PROPERTY, RUN_SEED, "iolab-corruption-", seed -> {
             Gen g = new Gen(seed);
             JournalSpec spec = g.journal();
             Damage damage = scope == Scope.TAIL ? g.tailDamage() : g.anyDamage();
-            String name = "seed " + hex(seed) + ": " + spec + "; " + damage;
-            return DynamicTest.dynamicTest(name, () -> {
-                try {
-                    inTempDir(tmp -> body.run(tmp, spec, damage));
-                } catch (Throwable t) {
-                    throw new AssertionError(property + ", seed " + hex(seed) + " (rerun alone with -D" + SEED_PROPERTY
-                            + "=" + hex(seed) + "): " + t, t);
-                }
-            });
+            return new CorruptionCases.Case(spec + "; " + damage, tmp -> body.run(tmp, spec, damage));
         });
-    }
-
-    /** Runs {@code body} in a new temporary folder and deletes it afterwards (keeping the body's failure). */
-    private static void inTempDir(Consumer<Path> body) {
-        Path tmp;
-        try {
-            tmp = Files.createTempDirectory("iolab-corruption-");
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not create a temporary folder for the test journal", e);
-        }
-        Throwable failure = null;
-        try {
-            body.accept(tmp);
-        } catch (Throwable t) {
-            failure = t;
-            throw t;
-        } finally {
-            try {
-                deleteTree(tmp);
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    throw e;
-                }
-                failure.addSuppressed(e);
-            }
-        }
-    }
-
-    private static long runSeed() {
-        String given = System.getProperty(RUN_SEED_PROPERTY);
-        return given != null && !given.isBlank() ? parseSeed(RUN_SEED_PROPERTY, given) : new SplittableRandom().nextLong();
-    }
-
-    private static long parseSeed(String property, String value) {
-        String digits = value.strip();
-        if (digits.startsWith("0x") || digits.startsWith("0X")) {
-            digits = digits.substring(2);
-        }
-        try {
-            return Long.parseUnsignedLong(digits, 16);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("-D" + property + "=" + value + " is not a seed: give the 16 hex digits"
-                    + " printed in a try's name", e);
-        }
-    }
-
-    private static String hex(long seed) {
-        return String.format("%016x", seed);
-    }
-
-    /** Spreads the bits of {@code n} (a property's name hash), so that each property draws other seeds. */
-    private static long mix(long n) {
-        long z = n * 0x9E3779B97F4A7C15L;
-        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-        return z ^ (z >>> 31);
     }
 
     // ------------------------------------------------------------------------------------------ generators
@@ -994,29 +921,6 @@ class JournalCorruptionProperties {
 
     // ------------------------------------------------------------------------------------------ helpers
 
-    /** Runs {@code task} in another thread and fails when it takes more than 10 s (a hang) or throws. */
-    private static <T> T within(String what, Callable<T> task) {
-        Future<T> f = CHECKS.submit(task);
-        try {
-            return f.get(TIMEOUT_SECONDS, SECONDS);
-        } catch (TimeoutException e) {
-            f.cancel(true);
-            throw new AssertionError(what + ": did not finish in " + TIMEOUT_SECONDS + " s (a hang)", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof AssertionError a) {
-                throw a;
-            }
-            throw new AssertionError(what + ": threw " + e.getCause(), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(what + ": interrupted", e);
-        }
-    }
-
-    private static long pick(int raw, long lo, long hi) {
-        return hi <= lo ? -1 : lo + Math.floorMod((long) raw, hi - lo);
-    }
-
     private static long align(long n) {
         return (n + 7) & -8L;
     }
@@ -1033,53 +937,4 @@ class JournalCorruptionProperties {
         }
     }
 
-    private static long fileSize(Path file) {
-        try {
-            return Files.size(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static byte[] readBytes(Path file) {
-        try {
-            return Files.readAllBytes(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static byte[] readRange(Path file, long at, int n) {
-        byte[] b = new byte[n];
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            ch.read(ByteBuffer.wrap(b), at);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return b;
-    }
-
-    private static void write(Path file, long at, byte[] bytes) {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            ByteBuffer b = ByteBuffer.wrap(bytes);
-            while (b.hasRemaining()) {
-                ch.write(b, at + b.position());
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void deleteTree(Path root) {
-        if (root == null || !Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(root)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not delete the test journal " + root, e);
-        }
-    }
 }

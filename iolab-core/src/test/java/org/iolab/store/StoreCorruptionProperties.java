@@ -1,6 +1,10 @@
 package org.iolab.store;
 
-import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.iolab.testing.CorruptionCases.fileSize;
+import static org.iolab.testing.CorruptionCases.pick;
+import static org.iolab.testing.CorruptionCases.readBytes;
+import static org.iolab.testing.CorruptionCases.readRange;
+import static org.iolab.testing.CorruptionCases.write;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -19,27 +23,19 @@ import java.time.Duration;
 import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.SplittableRandom;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
-import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.iolab.IolabException;
 import org.iolab.journal.JournalTestAccess;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
 import org.iolab.storage.FaultyStorage;
+import org.iolab.testing.CorruptionCases;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -76,16 +72,13 @@ import org.junit.jupiter.api.TestFactory;
  * whole run's tries).
  */
 class StoreCorruptionProperties {
-    private static final long TIMEOUT_SECONDS = 10;
     private static final String NAME = "s.store";
-    private static final ExecutorService CHECKS = Executors.newCachedThreadPool(
-            r -> Thread.ofPlatform().daemon().name("store-corruption-check").unstarted(r));
     /** The system property that reruns one try: its seed, as printed in the try's name (16 hex digits). */
     static final String SEED_PROPERTY = "store.corruption.seed";
     /** The system property that repeats a whole run: the run seed every try's seed derives from. */
     static final String RUN_SEED_PROPERTY = "store.corruption.runSeed";
     /** Where this run's try seeds come from (new each run unless {@link #RUN_SEED_PROPERTY} is set). */
-    private static final long RUN_SEED = runSeed();
+    private static final long RUN_SEED = CorruptionCases.runSeed(RUN_SEED_PROPERTY);
 
     // ------------------------------------------------------------------------------------------ properties
 
@@ -102,13 +95,13 @@ class StoreCorruptionProperties {
         return tries("verifyOpenGetAndScanReturnOnlyValuesTheKeyHeld", 200, (tmp, spec, damage) -> {
             Built b = Built.create(tmp, spec);
             Damaged d = b.damage(damage);
-            Reported verified = within("verify of " + d, () -> verify(b));
+            Reported verified = CorruptionCases.within("verify of " + d, () -> verify(b));
             assertTypedError(d, "verify", verified.error);
             if (d.intact()) {
                 assertTrue(verified.report != null && verified.report.ok(), d + ": verify of an undamaged store: "
                         + (verified.report != null ? verified.report.problems() : verified.error));
             }
-            Reads r = within("open + get + scan of " + d, () -> readAll(b, b.options));
+            Reads r = CorruptionCases.within("open + get + scan of " + d, () -> readAll(b, b.options));
             checkReads(d, r, "open + get + scan");
             if (verified.report != null && r.openError == null) {
                 boolean threw = r.corruption() != null;
@@ -136,14 +129,14 @@ class StoreCorruptionProperties {
         return tries("repairLeavesAStoreThatVerifiesCleanAndHoldsOnlyCorrectValues", 200, (tmp, spec, damage) -> {
             Built b = Built.create(tmp, spec);
             Damaged d = b.damage(damage);
-            StoreReport repaired = within("repair of " + d, () -> Store.repair(b.file));
+            StoreReport repaired = CorruptionCases.within("repair of " + d, () -> Store.repair(b.file));
             if (d.intact()) {
                 assertTrue(repaired.ok(), d + ": repair of an undamaged store found " + repaired.problems());
             }
-            StoreReport after = within("verify after repair of " + d, () -> Store.verify(b.file));
+            StoreReport after = CorruptionCases.within("verify after repair of " + d, () -> Store.verify(b.file));
             assertTrue(after.ok(), d + ": verify after repair still finds " + after.problems() + " (repair found "
                     + repaired.problems() + ")");
-            Reads r = within("open + get + scan after repair of " + d, () -> readAll(b, b.options));
+            Reads r = CorruptionCases.within("open + get + scan after repair of " + d, () -> readAll(b, b.options));
             if (r.openError != null || r.corruption() != null || r.otherError() != null) {
                 Throwable t = r.openError != null ? r.openError
                         : r.corruption() != null ? r.corruption() : r.otherError();
@@ -182,72 +175,14 @@ class StoreCorruptionProperties {
         void run(Path tmp, StoreSpec spec, Damage damage);
     }
 
+    /** {@code tries} dynamic tests of {@code property} (see {@link CorruptionCases#tries}). */
     private static Stream<DynamicTest> tries(String property, int tries, Body body) {
-        String only = System.getProperty(SEED_PROPERTY);
-        LongStream seeds = only != null && !only.isBlank() ? LongStream.of(parseSeed(SEED_PROPERTY, only))
-                : new SplittableRandom(RUN_SEED ^ mix(property.hashCode())).longs(tries);
-        return seeds.mapToObj(seed -> {
+        return CorruptionCases.tries(property, tries, SEED_PROPERTY, RUN_SEED, "iolab-store-corruption-", seed -> {
             Gen g = new Gen(seed);
             StoreSpec spec = g.store();
             Damage damage = g.damage();
-            String name = "seed " + hex(seed) + ": " + spec + "; " + damage;
-            return DynamicTest.dynamicTest(name, () -> {
-                try {
-                    inTempDir(tmp -> body.run(tmp, spec, damage));
-                } catch (Throwable t) {
-                    throw new AssertionError(property + ", seed " + hex(seed) + " (rerun alone with -D" + SEED_PROPERTY
-                            + "=" + hex(seed) + "): " + t, t);
-                }
-            });
+            return new CorruptionCases.Case(spec + "; " + damage, tmp -> body.run(tmp, spec, damage));
         });
-    }
-
-    private static void inTempDir(Consumer<Path> body) {
-        Path tmp;
-        try {
-            tmp = Files.createTempDirectory("iolab-store-corruption-");
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not create a temporary folder for the test store", e);
-        }
-        Throwable failure = null;
-        try {
-            body.accept(tmp);
-        } catch (Throwable t) {
-            failure = t;
-            throw t;
-        } finally {
-            try {
-                deleteTree(tmp);
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    throw e;
-                }
-                failure.addSuppressed(e);
-            }
-        }
-    }
-
-    private static long runSeed() {
-        String given = System.getProperty(RUN_SEED_PROPERTY);
-        return given != null && !given.isBlank() ? parseSeed(RUN_SEED_PROPERTY, given)
-                : new SplittableRandom().nextLong();
-    }
-
-    private static long parseSeed(String property, String value) {
-        String digits = value.strip();
-        if (digits.startsWith("0x") || digits.startsWith("0X")) {
-            digits = digits.substring(2);
-        }
-        try {
-            return Long.parseUnsignedLong(digits, 16);
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("-D" + property + "=" + value + " is not a seed: give the 16 hex digits"
-                    + " printed in a try's name", e);
-        }
-    }
-
-    private static String hex(long seed) {
-        return String.format("%016x", seed);
     }
 
     private static String hex(ByteBuffer key) {
@@ -256,13 +191,6 @@ class StoreCorruptionProperties {
             s.append(String.format("%02x", key.get(i)));
         }
         return key.remaining() > 16 ? s + "..(" + key.remaining() + " B)" : s.isEmpty() ? "(empty)" : s.toString();
-    }
-
-    private static long mix(long n) {
-        long z = n * 0x9E3779B97F4A7C15L;
-        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-        return z ^ (z >>> 31);
     }
 
     // ------------------------------------------------------------------------------------------ generators
@@ -1192,7 +1120,7 @@ class StoreCorruptionProperties {
         byte[] newValue = new byte[300];
         new SplittableRandom(b.spec.seed).nextBytes(newValue);
         ByteBuffer gone = survivors.keySet().stream().findFirst().orElse(null);
-        within("put + delete after repair of " + d, () -> {
+        CorruptionCases.within("put + delete after repair of " + d, () -> {
             try (Store s = Store.open(b.file, b.options)) {
                 s.put(newKey, newValue);
                 if (gone != null) {
@@ -1205,42 +1133,20 @@ class StoreCorruptionProperties {
             }
             return null;
         });
-        Reads again = within("reopen after put + delete of " + d, () -> readAll(b, b.options));
+        Reads again = CorruptionCases.within("reopen after put + delete of " + d, () -> readAll(b, b.options));
         assertTrue(again.errors().isEmpty(), d + ": reopen after repair, put and delete threw " + again.errors());
-        try (Store s = within("reopen of " + d, () -> Store.open(b.file, b.options))) {
+        try (Store s = CorruptionCases.within("reopen of " + d, () -> Store.open(b.file, b.options))) {
             assertArrayEquals(newValue, s.get(newKey), d + ": the put after repair");
             if (gone != null) {
                 assertEquals(null, s.get(gone.array()), d + ": the delete after repair");
             }
             assertEquals(survivors.size() + 1 - (gone == null ? 0 : 1), s.size(), d + ": records after put + delete");
         }
-        StoreReport report = within("verify after put + delete of " + d, () -> Store.verify(b.file));
+        StoreReport report = CorruptionCases.within("verify after put + delete of " + d, () -> Store.verify(b.file));
         assertTrue(report.ok(), d + ": verify after repair, put and delete: " + report.problems());
     }
 
     // ------------------------------------------------------------------------------------------ helpers
-
-    private static <T> T within(String what, Callable<T> task) {
-        Future<T> f = CHECKS.submit(task);
-        try {
-            return f.get(TIMEOUT_SECONDS, SECONDS);
-        } catch (TimeoutException e) {
-            f.cancel(true);
-            throw new AssertionError(what + ": did not finish in " + TIMEOUT_SECONDS + " s (a hang)", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof AssertionError a) {
-                throw a;
-            }
-            throw new AssertionError(what + ": threw " + e.getCause(), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(what + ": interrupted", e);
-        }
-    }
-
-    private static long pick(int raw, long lo, long hi) {
-        return hi <= lo ? -1 : lo + Math.floorMod((long) raw, hi - lo);
-    }
 
     private static byte[] le(int n, int value) {
         ByteBuffer b = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, value);
@@ -1279,53 +1185,4 @@ class StoreCorruptionProperties {
         }
     }
 
-    private static long fileSize(Path file) {
-        try {
-            return Files.size(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static byte[] readBytes(Path file) {
-        try {
-            return Files.readAllBytes(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static byte[] readRange(Path file, long at, int n) {
-        byte[] b = new byte[n];
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            ch.read(ByteBuffer.wrap(b), at);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return b;
-    }
-
-    private static void write(Path file, long at, byte[] bytes) {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            ByteBuffer b = ByteBuffer.wrap(bytes);
-            while (b.hasRemaining()) {
-                ch.write(b, at + b.position());
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void deleteTree(Path root) {
-        if (root == null || !Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(root)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not delete the test store " + root, e);
-        }
-    }
 }
