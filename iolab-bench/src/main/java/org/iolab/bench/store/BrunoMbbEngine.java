@@ -50,8 +50,7 @@ public final class BrunoMbbEngine implements KvEngine {
     private TreeMap<Integer, LinkedList<Long>> emptyIdx;
     private int currentEnd;
     private int newEmptyRecordSize;
-    private Durability durability;
-    private GroupCommit batch;
+    private GroupCommit syncs;
     private Path dir;
     private Path file;
 
@@ -67,9 +66,8 @@ public final class BrunoMbbEngine implements KvEngine {
     @Override
     public void open(Path dir, Durability durability, Sizing sizing) {
         this.dir = dir;
-        this.durability = durability;
         this.file = dir.resolve("employees.ejb");
-        batch = durability == Durability.BATCH ? GroupCommit.batch() : null;
+        syncs = GroupCommit.of(durability);
         employeeIdx = new HashMap<>();
         emptyIdx = new TreeMap<>();
         try {
@@ -259,9 +257,7 @@ public final class BrunoMbbEngine implements KvEngine {
     @Override
     public void sync() {
         mbb.force();
-        if (batch != null) {
-            batch.done();
-        }
+        syncs.done();
     }
 
     @Override
@@ -282,7 +278,7 @@ public final class BrunoMbbEngine implements KvEngine {
     }
 
     private void written(int bytes) {
-        if (durability == Durability.ALWAYS || (batch != null && batch.add(bytes))) {
+        if (syncs.add(bytes)) {
             sync();
         }
     }

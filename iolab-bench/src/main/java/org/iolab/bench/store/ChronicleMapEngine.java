@@ -24,8 +24,7 @@ import org.iolab.storage.Durability;
 public final class ChronicleMapEngine implements KvEngine {
     private ChronicleMap<byte[], byte[]> map;
     private FileChannel syncChannel;
-    private Durability durability;
-    private GroupCommit batch;
+    private GroupCommit syncs;
     private Path dir;
 
     /** Creates a closed engine. */
@@ -40,8 +39,7 @@ public final class ChronicleMapEngine implements KvEngine {
     @Override
     public void open(Path dir, Durability durability, Sizing sizing) {
         this.dir = dir;
-        this.durability = durability;
-        batch = durability == Durability.BATCH ? GroupCommit.batch() : null;
+        syncs = GroupCommit.of(durability);
         Path file = dir.resolve("store.cm");
         try {
             map = ChronicleMap.of(byte[].class, byte[].class).name("kv")
@@ -98,9 +96,7 @@ public final class ChronicleMapEngine implements KvEngine {
         } catch (IOException e) {
             throw IolabException.io("sync chronicle-map", dir.resolve("store.cm"), e);
         }
-        if (batch != null) {
-            batch.done();
-        }
+        syncs.done();
     }
 
     @Override
@@ -121,7 +117,7 @@ public final class ChronicleMapEngine implements KvEngine {
     }
 
     private void written(int bytes) {
-        if (durability == Durability.ALWAYS || (batch != null && batch.add(bytes))) {
+        if (syncs.add(bytes)) {
             sync();
         }
     }

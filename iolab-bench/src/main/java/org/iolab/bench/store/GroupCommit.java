@@ -29,6 +29,19 @@ final class GroupCommit {
         return new GroupCommit(BYTES, NANOS);
     }
 
+    /**
+     * @param durability the level
+     * @return the sync policy of that level for an engine that syncs by itself: never due (NONE: only close
+     *         syncs), the BATCH policy, or due at every write (ALWAYS)
+     */
+    static GroupCommit of(org.iolab.storage.Durability durability) {
+        return switch (durability) {
+            case NONE -> new GroupCommit(Long.MAX_VALUE, Long.MAX_VALUE);
+            case BATCH -> batch();
+            case ALWAYS -> new GroupCommit(0, Long.MAX_VALUE);
+        };
+    }
+
     /** @return a policy by bytes only (1 MiB), for engines that commit transactions without syncing */
     static GroupCommit bytesOnly() {
         return new GroupCommit(BYTES, Long.MAX_VALUE);

@@ -23,7 +23,7 @@ public final class MapDbEngine implements KvEngine {
     private DB db;
     private HTreeMap<byte[], byte[]> map;
     private Durability durability;
-    private GroupCommit batch;
+    private GroupCommit syncs;
     private Path dir;
 
     /** Creates a closed engine. */
@@ -39,7 +39,7 @@ public final class MapDbEngine implements KvEngine {
     public void open(Path dir, Durability durability, Sizing sizing) {
         this.dir = dir;
         this.durability = durability;
-        batch = durability == Durability.BATCH ? GroupCommit.batch() : null;
+        syncs = GroupCommit.of(durability);
         try {
             DBMaker.Maker maker = DBMaker.fileDB(dir.resolve("store.mapdb").toFile()).fileMmapEnableIfSupported()
                     .cleanerHackEnable();
@@ -109,9 +109,7 @@ public final class MapDbEngine implements KvEngine {
         } catch (RuntimeException e) {
             throw fail("sync", e);
         }
-        if (batch != null) {
-            batch.done();
-        }
+        syncs.done();
     }
 
     @Override
@@ -136,7 +134,7 @@ public final class MapDbEngine implements KvEngine {
     }
 
     private void written(int bytes) {
-        if (durability == Durability.ALWAYS || (batch != null && batch.add(bytes))) {
+        if (syncs.add(bytes)) {
             sync();
         }
     }

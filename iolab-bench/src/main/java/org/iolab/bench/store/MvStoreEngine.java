@@ -22,7 +22,7 @@ public final class MvStoreEngine implements KvEngine {
     private MVStore store;
     private MVMap<byte[], byte[]> map;
     private Durability durability;
-    private GroupCommit batch;
+    private GroupCommit syncs;
     private Path dir;
 
     /** Creates a closed engine. */
@@ -38,7 +38,7 @@ public final class MvStoreEngine implements KvEngine {
     public void open(Path dir, Durability durability, Sizing sizing) {
         this.dir = dir;
         this.durability = durability;
-        batch = durability == Durability.BATCH ? GroupCommit.batch() : null;
+        syncs = GroupCommit.of(durability);
         try {
             store = new MVStore.Builder().fileName(dir.resolve("store.mv").toString()).open();
             map = store.openMap("kv");
@@ -102,9 +102,7 @@ public final class MvStoreEngine implements KvEngine {
         } catch (MVStoreException e) {
             throw fail("sync", e);
         }
-        if (batch != null) {
-            batch.done();
-        }
+        syncs.done();
     }
 
     @Override
@@ -132,7 +130,7 @@ public final class MvStoreEngine implements KvEngine {
     }
 
     private void written(int bytes) {
-        if (durability == Durability.ALWAYS || (batch != null && batch.add(bytes))) {
+        if (syncs.add(bytes)) {
             sync();
         }
     }
