@@ -314,20 +314,9 @@ public final class JournalCommand implements Runnable {
                 throw new IolabException("no journal segments (*.seg files) in " + dir);
             }
             String counts = report.records() + " records in " + report.segments() + " segments";
-            if (report.ok()) {
-                System.out.println("ok: " + counts);
-                for (VerifyReport.Problem p : report.problems()) {
-                    System.out.println("note: " + p);
-                }
-                return 0;
-            }
             long bad = report.problems().stream().filter(p -> !p.recoverable()).count();
-            System.out.println("damaged: " + bad + (bad == 1 ? " problem" : " problems") + " (" + counts
-                    + " readable); run 'iolab journal repair' to cut the journal at the first one");
-            for (VerifyReport.Problem p : report.problems()) {
-                System.out.println(p);
-            }
-            return Main.FAILED;
+            return VerifyOutput.print(report.ok(), counts, report.problems(), bad,
+                    "run 'iolab journal repair' to cut the journal at the first one");
         }
     }
 

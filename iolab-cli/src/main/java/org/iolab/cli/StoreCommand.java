@@ -280,20 +280,9 @@ public final class StoreCommand implements Runnable {
         public Integer call() {
             StoreReport report = Store.verify(existing(file));
             String counts = report.liveRecords() + " live records, " + report.holes() + " holes";
-            if (report.ok()) {
-                System.out.println("ok: " + counts);
-                for (StoreReport.Problem p : report.problems()) {
-                    System.out.println("note: " + p);
-                }
-                return 0;
-            }
             long bad = report.problems().stream().filter(p -> !p.recoverable()).count();
-            System.out.println("damaged: " + bad + (bad == 1 ? " problem" : " problems") + " (" + counts
-                    + " readable); run 'iolab store repair' to drop the damaged records");
-            for (StoreReport.Problem p : report.problems()) {
-                System.out.println(p);
-            }
-            return Main.FAILED;
+            return VerifyOutput.print(report.ok(), counts, report.problems(), bad,
+                    "run 'iolab store repair' to drop the damaged records");
         }
     }
 
