@@ -115,30 +115,7 @@ final class SegmentStorage implements StorageFile {
 
     @Override
     public void write(long position, ByteBuffer src) {
-        int length = src.remaining();
-        Problems.checkPosition(path, position, length);
-        if (!writable) {
-            throw Problems.readOnly(path, position);
-        }
-        long end = position + length;
-        if (end > capacity) {
-            grow(end);
-        }
-        lock.readLock().lock();
-        try {
-            if (closed) {
-                throw Problems.closed(path);
-            }
-            if (length > 0) {
-                MemorySegment.copy(MemorySegment.ofBuffer(src), 0, segment, position, length);
-            }
-        } finally {
-            lock.readLock().unlock();
-        }
-        src.position(src.limit());
-        if (end > size) {
-            size = end;
-        }
+        write(position, src, false);
     }
 
     /**
@@ -148,6 +125,11 @@ final class SegmentStorage implements StorageFile {
      */
     @Override
     public void writeThrough(long position, ByteBuffer src) {
+        write(position, src, true);
+    }
+
+    /** {@link #write} into the mapping, or {@link #writeThrough} the file's own descriptor. */
+    private void write(long position, ByteBuffer src, boolean through) {
         int length = src.remaining();
         Problems.checkPosition(path, position, length);
         if (!writable) {
@@ -162,24 +144,11 @@ final class SegmentStorage implements StorageFile {
             if (closed) {
                 throw Problems.closed(path);
             }
-            if (throughFile == null) {
-                throughFile = new RandomAccessFile(path.toFile(), "rw");
+            if (length > 0 && through) {
+                writeThroughFile(position, src, length);
+            } else if (length > 0) {
+                MemorySegment.copy(MemorySegment.ofBuffer(src), 0, segment, position, length);
             }
-            byte[] bytes;
-            int offset;
-            if (src.hasArray()) {
-                bytes = src.array();
-                offset = src.arrayOffset() + src.position();
-            } else {
-                if (scratch.length < length) {
-                    scratch = new byte[length];
-                }
-                src.get(src.position(), scratch, 0, length);
-                bytes = scratch;
-                offset = 0;
-            }
-            throughFile.seek(position);
-            throughFile.write(bytes, offset, length);
         } catch (IOException e) {
             throw Problems.io("write " + length + " bytes", path, position, e);
         } finally {
@@ -189,6 +158,27 @@ final class SegmentStorage implements StorageFile {
         if (end > size) {
             size = end;
         }
+    }
+
+    private void writeThroughFile(long position, ByteBuffer src, int length) throws IOException {
+        if (throughFile == null) {
+            throughFile = new RandomAccessFile(path.toFile(), "rw");
+        }
+        byte[] bytes;
+        int offset;
+        if (src.hasArray()) {
+            bytes = src.array();
+            offset = src.arrayOffset() + src.position();
+        } else {
+            if (scratch.length < length) {
+                scratch = new byte[length];
+            }
+            src.get(src.position(), scratch, 0, length);
+            bytes = scratch;
+            offset = 0;
+        }
+        throughFile.seek(position);
+        throughFile.write(bytes, offset, length);
     }
 
     private void grow(long needed) {
