@@ -16,13 +16,16 @@ import java.util.zip.CRC32C;
 import org.iolab.IolabException;
 
 /**
- * The index checkpoint file {@code FILE.idx} (see {@link Store}): the raw hash table, the holes, and what they
- * cover, with a CRC32C over everything.
+ * The index checkpoint file {@code FILE.idx} (see {@link Store}): the hash table's entries (8 bytes per record, in
+ * table order, so loading places each with no probing beyond its own cluster), the holes, and what they cover, with
+ * a CRC32C over everything.
  */
 final class IndexFile {
     /** "IOLABIDX" as a little-endian long. */
     static final long MAGIC = 0x5844494241424F49L;
     static final int FIXED = 80;
+    /** 2: the table's entries only, in table order after an empty entry (1 held the whole table). */
+    static final int VERSION = 2;
     private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
@@ -42,18 +45,17 @@ final class IndexFile {
             long storedBytes) {
         Path idx = of(dataFile);
         Path tmp = idx.resolveSibling(idx.getFileName() + ".tmp");
-        long[] table = index.table();
-        long total = FIXED + 8L * table.length + 16L * free.count() + 8;
+        long tableLength = index.table().length;
+        long total = FIXED + 8L * index.size() + 16L * free.count() + 8;
         if (total > Integer.MAX_VALUE - 16) {
             throw new IolabException("cannot write the index checkpoint " + idx + ": " + total
                     + " bytes is more than 2 GiB; use fewer records per store");
         }
         ByteBuffer b = ByteBuffer.allocate((int) total).order(ByteOrder.LITTLE_ENDIAN);
-        b.putLong(MAGIC).putInt(1).putInt(0).putLong(covers.incarnation()).putLong(covers.checkpointSeq())
-                .putLong(covers.dataEnd()).putLong(table.length).putLong(index.size()).putLong(free.count())
+        b.putLong(MAGIC).putInt(VERSION).putInt(0).putLong(covers.incarnation()).putLong(covers.checkpointSeq())
+                .putLong(covers.dataEnd()).putLong(tableLength).putLong(index.size()).putLong(free.count())
                 .putLong(liveBytes).putLong(storedBytes);
-        b.asLongBuffer().put(table);
-        b.position(b.position() + 8 * table.length);
+        index.forEachEntry(b::putLong);
         free.forEach((offset, length) -> b.putLong(offset).putLong(length));
         CRC32C crc = new CRC32C();
         crc.update(b.array(), 0, b.position());
@@ -90,14 +92,14 @@ final class IndexFile {
                 problem[0] = "the index checkpoint is only " + size + " bytes long";
                 return null;
             }
-            long[] table;
+            KeyIndex index;
             long[] h;
             ByteBuffer head = ByteBuffer.allocate(FIXED).order(ByteOrder.LITTLE_ENDIAN);
             readFully(ch, head, 0);
             long tableLength = head.getLong(40);
             long entries = head.getLong(48);
             long holes = head.getLong(56);
-            if (head.getLong(0) != MAGIC || head.getInt(8) != 1) {
+            if (head.getLong(0) != MAGIC || head.getInt(8) != VERSION) {
                 problem[0] = "the index checkpoint has no valid magic/version";
                 return null;
             }
@@ -108,14 +110,14 @@ final class IndexFile {
                         + header.dataEnd() + ")";
                 return null;
             }
-            if (!KeyIndex.validLength(tableLength) || entries < 0 || entries > tableLength || holes < 0
-                    || holes > header.dataEnd() / Slots.HEADER
-                    || size != FIXED + 8 * tableLength + 16 * holes + 8 || size > Integer.MAX_VALUE - 16) {
+            if (!KeyIndex.validLength(tableLength) || entries < 0 || entries > KeyIndex.maxEntries(tableLength)
+                    || holes < 0 || holes > header.dataEnd() / Slots.HEADER
+                    || size != FIXED + 8 * entries + 16 * holes + 8 || size > Integer.MAX_VALUE - 16) {
                 problem[0] = "the index checkpoint has impossible sizes (table " + tableLength + ", entries "
                         + entries + ", holes " + holes + ", file " + size + " bytes)";
                 return null;
             }
-            // mapped: one CRC pass and one copy into the table, no heap or temporary buffers
+            // mapped: one CRC pass and one pass placing the entries, no heap or temporary buffers
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment all = ch.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
                 CRC32C crc = new CRC32C();
@@ -124,12 +126,21 @@ final class IndexFile {
                     problem[0] = "the index checkpoint's CRC does not match";
                     return null;
                 }
-                table = new long[(int) tableLength];
-                MemorySegment.copy(all, LONG_LE, FIXED, table, 0, (int) tableLength);
+                index = KeyIndex.ofLength((int) tableLength);
+                for (long i = 0; i < entries; i++) {
+                    long e = all.get(LONG_LE, FIXED + 8 * i);
+                    if (e == 0 || KeyIndex.offsetOf(e) < Slots.DATA_START
+                            || KeyIndex.offsetOf(e) + Slots.HEADER > header.dataEnd()) {
+                        problem[0] = "the index checkpoint's entry " + i + " points at no slot (offset "
+                                + KeyIndex.offsetOf(e) + ")";
+                        return null;
+                    }
+                    index.addEntry(e);
+                }
                 h = new long[(int) holes * 2];
-                MemorySegment.copy(all, LONG_LE, FIXED + 8 * tableLength, h, 0, (int) holes * 2);
+                MemorySegment.copy(all, LONG_LE, FIXED + 8 * entries, h, 0, (int) holes * 2);
             }
-            return new Loaded(new KeyIndex(table, (int) entries), h, head.getLong(64), head.getLong(72));
+            return new Loaded(index, h, head.getLong(64), head.getLong(72));
         } catch (NoSuchFileException e) {
             problem[0] = "there is no index checkpoint " + idx;
             return null;

@@ -40,6 +40,43 @@ final class KeyIndex {
         this.size = size;
     }
 
+    /** @return an empty index with a table of {@code tableLength} entries ({@link #validLength}) */
+    static KeyIndex ofLength(int tableLength) {
+        return new KeyIndex(new long[tableLength], 0);
+    }
+
+    /**
+     * Adds an entry as {@link #forEachEntry} gave it (non-zero; at most {@link #maxEntries} of them), without
+     * growing the table.
+     */
+    void addEntry(long entry) {
+        place(table, entry);
+        size++;
+    }
+
+    /** @return the most entries a table of {@code length} may hold (so a probe always meets an empty entry) */
+    static long maxEntries(long length) {
+        return length == 1L << MAX_BITS ? MAX_RECORDS : length / 2;
+    }
+
+    /**
+     * Gives every entry, in table order starting after an empty one: placing them in this order into an empty table
+     * of the same length rebuilds this table exactly.
+     */
+    void forEachEntry(java.util.function.LongConsumer out) {
+        long[] t = table;
+        int start = 0;
+        while (t[start] != 0) {
+            start++;
+        }
+        for (int n = 0; n < t.length; n++) {
+            long e = t[(start + n) & mask];
+            if (e != 0) {
+                out.accept(e);
+            }
+        }
+    }
+
     static boolean validLength(long length) {
         return length >= 16 && length <= (1L << MAX_BITS) && Long.bitCount(length) == 1;
     }
@@ -87,7 +124,7 @@ final class KeyIndex {
 
     /** Adds a key known to be absent. */
     void insert(long hash, long offset) {
-        if (size + 1 > (bits == MAX_BITS ? MAX_RECORDS : (1L << bits) / 2)) {
+        if (size + 1 > maxEntries(1L << bits)) {
             if (bits == MAX_BITS) {
                 throw new IolabException("the store is full: it holds " + size + " records, the most one store can"
                         + " index; split the data over several stores");
