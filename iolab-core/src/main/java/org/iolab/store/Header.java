@@ -17,7 +17,8 @@ import java.util.zip.CRC32C;
 record Header(long generation, long checkpointSeq, long dataEnd, boolean clean, long incarnation, boolean redoFlag) {
     /** "IOLABSTO" as a little-endian long. */
     static final long MAGIC = 0x4F545342414C4F49L;
-    static final int VERSION = 1;
+    /** 2: 16-byte slot headers (1 had 24-byte ones). */
+    static final int VERSION = 2;
     static final int SIZE = 64;
     static final int COPY_A = 0;
     static final int COPY_B = 512;
@@ -56,6 +57,26 @@ record Header(long generation, long checkpointSeq, long dataEnd, boolean clean, 
         }
         return new Header(b.getLong(16), b.getLong(24), dataEnd, (b.getInt(12) & 1) != 0, b.getLong(40),
                 (b.getInt(12) & 2) != 0);
+    }
+
+    /**
+     * Refuses a data file written in another format version: a header copy with the magic and a matching CRC but
+     * another version. (Read as damage, it would be "repaired" away.)
+     *
+     * @param page the header page (at least {@code COPY_B + 64} bytes)
+     * @throws IolabException naming the file and both versions
+     */
+    static void checkVersion(ByteBuffer page, java.nio.file.Path file) {
+        for (int at : new int[] {COPY_A, COPY_B}) {
+            ByteBuffer b = page.slice(at, SIZE).order(ByteOrder.LITTLE_ENDIAN);
+            CRC32C crc = new CRC32C();
+            crc.update(b.slice(0, 56));
+            if (b.getLong(0) == MAGIC && b.getInt(56) == (int) crc.getValue() && b.getInt(8) != VERSION) {
+                throw new org.iolab.IolabException("store " + file + " is in format version " + b.getInt(8)
+                        + "; this iolab reads version " + VERSION + ". Dump it with the iolab that wrote it and load"
+                        + " the dump into a new store; the file is unchanged");
+            }
+        }
     }
 
     Header next(long cpSeq, long end, boolean isClean, boolean redo) {

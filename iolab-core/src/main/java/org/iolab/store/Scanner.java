@@ -111,14 +111,10 @@ final class Scanner {
             if (w0 == 0 && pos >= policy.zeroEndsFrom()) {
                 return pos;
             }
-            long seq = buf.getLong(at + 8);
-            long valueLength = buf.getInt(at + 16) & 0xFFFF_FFFFL;
-            if (policy.crashDebris() && Slots.type(w0) == Slots.FREE) {
-                // a crash inside a free-header write or a slot write into this hole: the first word (written
-                // whole) says where the hole ends; the rest is checked by the CRC
-                valueLength = 0;
-            }
-            String shape = Slots.checkShape(w0, valueLength, pos, end);
+            long seq = Slots.seq(w0, buf.getInt(at + 8));
+            // after a crash inside a free-header write or a slot write into a hole, the first word (written whole)
+            // still says where the hole ends; the rest is checked by the CRC
+            String shape = Slots.checkShape(w0, pos, end);
             if (shape != null) {
                 if (!policy.resync()) {
                     sink.damaged(pos, 0, shape);
@@ -134,9 +130,9 @@ final class Scanner {
             int length = (int) Slots.slotLength(w0);
             int type = Slots.type(w0);
             int k = Slots.keyLength(w0);
-            int v = (int) valueLength;
-            at = ensure(pos, type == Slots.LIVE ? Slots.HEADER + k + v : Slots.HEADER);
-            boolean crcOk = buf.getInt(at + 20) == Slots.crc(crc, buf, at, type == Slots.LIVE ? k + v : 0);
+            int v = type == Slots.LIVE ? (int) Slots.valueLength(w0) : 0;
+            at = ensure(pos, Slots.HEADER + k + v);
+            boolean crcOk = Slots.storedCrc(buf, at) == Slots.crc(crc, buf, at, k + v);
             if (crcOk && type == Slots.LIVE && seq <= policy.maxSeq()) {
                 sink.live(pos, length, seq, buf, at, k, v);
             } else if (crcOk && type == Slots.FREE) {
@@ -177,14 +173,12 @@ final class Scanner {
         for (long p = pos; p + Slots.HEADER <= end; p += 8) {
             int at = ensure(p, Slots.HEADER);
             long w0 = buf.getLong(at);
-            long valueLength = buf.getInt(at + 16) & 0xFFFF_FFFFL;
-            if (w0 == 0 || Slots.checkShape(w0, valueLength, p, end) != null) {
+            if (w0 == 0 || Slots.checkShape(w0, p, end) != null) {
                 continue;
             }
-            int type = Slots.type(w0);
-            int kv = type == Slots.LIVE ? Slots.keyLength(w0) + (int) valueLength : 0;
+            int kv = Slots.keyAndValue(w0);
             at = ensure(p, Slots.HEADER + kv);
-            if (buf.getInt(at + 20) == Slots.crc(crc, buf, at, kv)) {
+            if (Slots.storedCrc(buf, at) == Slots.crc(crc, buf, at, kv)) {
                 return p;
             }
         }

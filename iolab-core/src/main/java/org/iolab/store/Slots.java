@@ -7,19 +7,23 @@ import java.util.zip.CRC32C;
 /** The slot format (see {@link Store}): header words, CRCs, hashing and comparing keys. */
 final class Slots {
     /** Bytes of a slot header. */
-    static final int HEADER = 24;
+    static final int HEADER = 16;
     /** Where the first slot starts (after the header page). */
     static final long DATA_START = 4096;
-    /** Type byte of a live record. */
+    /** Type of a live record. */
     static final int LIVE = 1;
-    /** Type byte of a hole. */
+    /** Type of a hole. */
     static final int FREE = 2;
     /** The longest key. */
     static final int MAX_KEY = 65535;
     /** The longest value: 32 MiB. */
     static final int MAX_VALUE = 32 << 20;
-    /** The longest slot. */
+    /** The longest slot (its length / 8 fits the header's 23 bits). */
     static final int MAX_SLOT = align(HEADER + MAX_KEY + MAX_VALUE);
+    /** The most padding bytes after a value (alignment, plus a hole's remainder too short to be a hole). */
+    static final int MAX_PAD = 63;
+    /** The highest sequence a slot header holds (48 bits). */
+    static final long MAX_SEQ = (1L << 48) - 1;
     /** The largest data file: 1 TiB (offsets are kept in 37 bits of 8-byte units). */
     static final long MAX_FILE = 1L << 40;
 
@@ -34,24 +38,48 @@ final class Slots {
         return align(HEADER + keyLength + valueLength);
     }
 
-    static long word0(int slotLength, int type, int keyLength) {
-        return (slotLength & 0xFFFF_FFFFL) | ((long) type << 32) | ((long) keyLength << 48);
+    /**
+     * @return the first header word: slot length / 8 (bits 0-22), type (23-24), padding (25-30), zero (31), key
+     *         length (32-47), the sequence's low 16 bits (48-63)
+     */
+    static long word0(int slotLength, int type, int keyLength, int pad, long seq) {
+        return (slotLength >>> 3) | ((long) type << 23) | ((long) pad << 25) | ((long) keyLength << 32)
+                | (seq << 48);
+    }
+
+    /** @return the int at byte 8 of a header: the sequence's bits 16-47 */
+    static int seqHigh(long seq) {
+        return (int) (seq >>> 16);
+    }
+
+    /** @return the sequence from the first header word and the int at byte 8 */
+    static long seq(long word0, int seqHigh) {
+        return (word0 >>> 48) | (seqHigh & 0xFFFF_FFFFL) << 16;
     }
 
     static long slotLength(long word0) {
-        return word0 & 0xFFFF_FFFFL;
+        return (word0 & 0x7F_FFFFL) << 3;
     }
 
     static int type(long word0) {
-        return (int) (word0 >>> 32) & 0xFF;
+        return (int) (word0 >>> 23) & 3;
     }
 
-    static int zeroByte(long word0) {
-        return (int) (word0 >>> 40) & 0xFF;
+    static int pad(long word0) {
+        return (int) (word0 >>> 25) & MAX_PAD;
+    }
+
+    static int zeroBit(long word0) {
+        return (int) (word0 >>> 31) & 1;
     }
 
     static int keyLength(long word0) {
-        return (int) (word0 >>> 48);
+        return (int) (word0 >>> 32) & 0xFFFF;
+    }
+
+    /** @return the value length of a live slot (negative or too long when the header is damaged: see checkShape) */
+    static long valueLength(long word0) {
+        return slotLength(word0) - HEADER - keyLength(word0) - pad(word0);
     }
 
     /**
@@ -60,34 +88,40 @@ final class Slots {
      *
      * @return null when plausible, else what is wrong
      */
-    static String checkShape(long word0, long valueLength, long offset, long end) {
+    static String checkShape(long word0, long offset, long end) {
         long length = slotLength(word0);
         int type = type(word0);
-        if (length < HEADER || length % 8 != 0 || length > MAX_SLOT) {
+        if (length < HEADER || length > MAX_SLOT) {
             return "impossible slot length " + length;
         }
         if (offset + length > end) {
             return "slot length " + length + " runs past the end of the data at " + end;
         }
-        if (zeroByte(word0) != 0 || (type != LIVE && type != FREE)) {
-            return "impossible slot type " + type + "/" + zeroByte(word0);
+        if (zeroBit(word0) != 0 || (type != LIVE && type != FREE)) {
+            return "impossible slot type " + type + "/" + zeroBit(word0);
         }
-        if (type == FREE && (keyLength(word0) != 0 || valueLength != 0)) {
-            return "free slot with key or value length";
+        if (type == FREE && (keyLength(word0) != 0 || pad(word0) != 0)) {
+            return "free slot with a key length or padding";
         }
-        if (HEADER + keyLength(word0) + valueLength > length) {
-            return "key length " + keyLength(word0) + " and value length " + valueLength + " do not fit in a slot of "
+        long v = valueLength(word0);
+        if (type == LIVE && (v < 0 || v > MAX_VALUE)) {
+            return "key length " + keyLength(word0) + " and padding " + pad(word0) + " do not fit in a slot of "
                     + length + " bytes";
         }
         return null;
     }
 
-    /** @return the CRC32C of a slot held in {@code b} at {@code at} (header words and key + value) */
+    /** @return the key and value bytes of a slot whose shape is valid (0 for a hole) */
+    static int keyAndValue(long word0) {
+        return type(word0) == LIVE ? keyLength(word0) + (int) valueLength(word0) : 0;
+    }
+
+    /** @return the CRC32C of a slot held in {@code b} at {@code at} (header bytes 0-11 and key + value) */
     static int crc(CRC32C crc, ByteBuffer b, int at, int keyAndValue) {
         int oldLimit = b.limit();
         int oldPos = b.position();
         crc.reset();
-        b.limit(at + 20).position(at);
+        b.limit(at + 12).position(at);
         crc.update(b);
         if (keyAndValue > 0) {
             b.limit(at + HEADER + keyAndValue).position(at + HEADER);
@@ -97,9 +131,15 @@ final class Slots {
         return (int) crc.getValue();
     }
 
+    /** @return the CRC stored in the header of a slot held in {@code b} at {@code at} */
+    static int storedCrc(ByteBuffer b, int at) {
+        return b.getInt(at + 12);
+    }
+
     /**
      * Builds a live slot at {@code at} of {@code b}: header (with CRC), key, value, zero padding to 8 bytes.
      *
+     * @param slotLength its length: {@link #needed}, or up to 8 more (a hole taken whole)
      * @return the bytes written ({@link #needed})
      */
     static int writeLive(ByteBuffer b, int at, int slotLength, long seq, ByteBuffer key, ByteBuffer value,
@@ -107,20 +147,40 @@ final class Slots {
         int k = key.remaining();
         int v = value.remaining();
         int n = needed(k, v);
-        b.putLong(at, word0(slotLength, LIVE, k)).putLong(at + 8, seq).putInt(at + 16, v).putInt(at + 20, 0);
+        b.putLong(at, word0(slotLength, LIVE, k, slotLength - HEADER - k - v, seq)).putInt(at + 8, seqHigh(seq));
         b.put(at + HEADER, key, key.position(), k);
         b.put(at + HEADER + k, value, value.position(), v);
         for (int i = at + HEADER + k + v; i < at + n; i++) {
             b.put(i, (byte) 0);
         }
-        b.putInt(at + 20, crc(crc, b, at, k + v));
+        b.putInt(at + 12, crc(crc, b, at, k + v));
         return n;
     }
 
-    /** Builds a 24-byte free-slot header at {@code at} of {@code b}. */
+    /**
+     * Gives the live slot held in {@code b} at {@code at} a new length (its padding changes; key, value and
+     * sequence stay) and a new CRC.
+     *
+     * @return false when the padding would not fit the header ({@link #MAX_PAD}); {@code b} is then unchanged
+     */
+    static boolean relength(ByteBuffer b, int at, int slotLength, CRC32C crc) {
+        long w0 = b.getLong(at);
+        int k = keyLength(w0);
+        int v = (int) valueLength(w0);
+        int pad = slotLength - HEADER - k - v;
+        if (pad < 0 || pad > MAX_PAD) {
+            return false;
+        }
+        long seq = seq(w0, b.getInt(at + 8));
+        b.putLong(at, word0(slotLength, LIVE, k, pad, seq));
+        b.putInt(at + 12, crc(crc, b, at, k + v));
+        return true;
+    }
+
+    /** Builds a 16-byte free-slot header at {@code at} of {@code b}. */
     static void writeFree(ByteBuffer b, int at, int slotLength, long seq, CRC32C crc) {
-        b.putLong(at, word0(slotLength, FREE, 0)).putLong(at + 8, seq).putInt(at + 16, 0).putInt(at + 20, 0);
-        b.putInt(at + 20, crc(crc, b, at, 0));
+        b.putLong(at, word0(slotLength, FREE, 0, 0, seq)).putInt(at + 8, seqHigh(seq));
+        b.putInt(at + 12, crc(crc, b, at, 0));
     }
 
     /** @return a 64-bit hash of {@code len} bytes at {@code pos} of {@code b} (independent of its byte order) */

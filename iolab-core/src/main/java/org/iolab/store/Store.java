@@ -47,7 +47,7 @@ import org.iolab.storage.StorageFile;
  * <pre>
  * offset  size  field
  *      0     8  magic "IOLABSTO"
- *      8     4  version (1)
+ *      8     4  version (2; 1 had 24-byte slot headers)
  *     12     4  flags: bit 0 clean (file and FILE.idx are exactly the checkpoint), bit 1 redo log in use
  *     16     8  generation
  *     24     8  checkpoint sequence (the last operation the checkpoint covers)
@@ -60,28 +60,29 @@ import org.iolab.storage.StorageFile;
  * Slots follow from offset 4096 to the data end, each 8-byte aligned, back to back:
  * <pre>
  * offset  size  field
- *      0     4  slot length (a multiple of 8, header and padding included)
- *      4     1  type: 1 live record, 2 free (a hole)
- *      5     1  zero
- *      6     2  key length k (0 in a hole)
- *      8     8  sequence of the operation that wrote it (the freeing operation's, in a hole)
- *     16     4  value length v (0 in a hole)
- *     20     4  CRC32C of bytes 0..19 and the key and value
- *     24     k  key
- *   24+k     v  value
- * 24+k+v     p  padding to the slot length (zeros when written)
+ *      0     4  bits 0-22: slot length / 8 (the length includes header and padding)
+ *               bits 23-24: type, 1 live record, 2 free (a hole); bits 25-30: padding p (0 in a hole); bit 31: zero
+ *      4     2  key length k (0 in a hole)
+ *      6     2  sequence bits 0-15 (the sequence of the operation that wrote it; the freeing one's, in a hole)
+ *      8     4  sequence bits 16-47
+ *     12     4  CRC32C of bytes 0..11 and the key and value
+ *     16     k  key
+ *   16+k     v  value: v = slot length - 16 - k - p (no value in a hole)
+ * 16+k+v     p  padding (zeros when written): to 8 bytes, plus 8 when a hole too short to split was taken whole
  * </pre>
+ * A record of a 10-byte key and a 40-byte value takes 72 bytes. The first 8 bytes are "the first word".
  * A slot is written body first and its first word last, so a process crash mid-write leaves the old hole's
  * header in place; a split writes the remainder's free header first. Every length is checked against the data
  * end before it is used: a garbage length cannot cause a large allocation, a hang or an out-of-bounds read.
  *
  * <h2>Index checkpoint {@code FILE.idx}</h2>
  * <pre>
- *      0     8  magic "IOLABIDX"      8  4  version (1)      12  4  zero
+ *      0     8  magic "IOLABIDX"      8  4  version (2)      12  4  zero
  *     16     8  incarnation           24  8  checkpoint sequence     32  8  data end
- *     40     8  table length T        48  8  entries         56  8  holes H
+ *     40     8  table length T        48  8  entries E       56  8  holes H
  *     64     8  live key+value bytes  72  8  stored slot bytes
- *     80   8*T  the hash table ({@code KeyIndex}: fingerprint &lt;&lt; 37 | offset / 8, 0 = empty)
+ *     80   8*E  the hash table's entries ({@code KeyIndex}: fingerprint &lt;&lt; 37 | offset / 8), in table order
+ *               from an empty one: placed in that order into an empty table of T entries, they rebuild it
  *      .  16*H  the holes: offset, length
  *      .     4  CRC32C of everything before;  4 zero
  * </pre>
@@ -286,7 +287,7 @@ public final class Store implements AutoCloseable {
         } catch (IOException e) {
             throw IolabException.io("delete the unfinished compaction file of", file, e);
         }
-        Header h = readHeader(data);
+        Header h = readHeader(data, file);
         if (h == null) {
             if (isBlank(data, file)) {
                 create();
@@ -372,12 +373,13 @@ public final class Store implements AutoCloseable {
         storedBytes = 0;
     }
 
-    private static Header readHeader(StorageFile f) {
+    private static Header readHeader(StorageFile f, Path file) {
         if (f.size() < Header.COPY_B + Header.SIZE) {
             return null;
         }
         ByteBuffer page = ByteBuffer.allocate(Header.COPY_B + Header.SIZE).order(ByteOrder.LITTLE_ENDIAN);
         f.read(0, page);
+        Header.checkVersion(page, file);
         Header a = Header.decode(page, Header.COPY_A);
         Header b = Header.decode(page, Header.COPY_B);
         if (a == null || (b != null && b.generation() > a.generation())) {
@@ -584,7 +586,7 @@ public final class Store implements AutoCloseable {
                         + " writes a slot where the checkpoint has no hole");
             }
             ByteBuffer slot = r.slice(Redo.HEADER, n).order(ByteOrder.LITTLE_ENDIAN);
-            int kv = slot.getInt(16) + Slots.keyLength(slot.getLong(0));
+            int kv = Slots.keyAndValue(slot.getLong(0));
             writeSlot(off, slot, 0, n);
             if (remOff >= 0) {
                 writeFree(remOff, remLen, seq);
@@ -668,7 +670,7 @@ public final class Store implements AutoCloseable {
             int pos = index.find(hash, ctx);
             if (pos >= 0) {
                 long other = index.offsetAt(pos);
-                long otherSeq = ctx.cur.getLong(8);
+                long otherSeq = Slots.seq(ctx.cur.getLong(0), ctx.cur.getInt(8));
                 int otherLen = (int) ctx.slotLength;
                 int otherKv = ctx.foundKeyLen + ctx.foundValueLen;
                 if (otherSeq > seq) {
@@ -746,8 +748,8 @@ public final class Store implements AutoCloseable {
                 prevOff = at - (int) Math.min(length, Slots.MAX_SLOT);
                 prevLen = 0;
                 prevOff = -1;
-            } else if (prevOff >= 0 && prevOff + prevLen == offset) {
-                extendPrevious((int) length);
+            } else if (prevOff >= 0 && prevOff + prevLen == offset && extendPrevious((int) length)) {
+                return true;
             } else {
                 smallOff = offset;
                 smallLen = length;
@@ -755,14 +757,15 @@ public final class Store implements AutoCloseable {
             return true;
         }
 
-        private void extendPrevious(int by) {
+        /** @return false when the previous slot is a record whose padding cannot grow by {@code by} */
+        private boolean extendPrevious(int by) {
             int len = prevLen + by;
             if (prevLive) {
                 ByteBuffer b = ByteBuffer.allocate(prevLen).order(ByteOrder.LITTLE_ENDIAN);
                 data.read(prevOff, b);
-                int kv = Slots.keyLength(b.getLong(0)) + b.getInt(16);
-                b.putLong(0, Slots.word0(len, Slots.LIVE, Slots.keyLength(b.getLong(0))));
-                b.putInt(20, Slots.crc(wcrc, b, 0, kv));
+                if (!Slots.relength(b, 0, len, wcrc)) {
+                    return false;
+                }
                 data.write(prevOff, b.clear().limit(Slots.HEADER));
                 storedBytes += by;
             } else {
@@ -770,6 +773,7 @@ public final class Store implements AutoCloseable {
                 free.add(prevOff, len);
             }
             prevLen = len;
+            return true;
         }
 
         void finish(long end) {
@@ -838,15 +842,14 @@ public final class Store implements AutoCloseable {
                 return;
             }
             long w0 = m.get(LONG_LE, offset);
-            long v = m.get(INT_LE, offset + 16) & 0xFFFF_FFFFL;
-            String shape = Slots.checkShape(w0, v, offset, Math.min(dataEnd, m.byteSize()));
+            String shape = Slots.checkShape(w0, offset, Math.min(dataEnd, m.byteSize()));
             if (shape != null || Slots.type(w0) != Slots.LIVE) {
                 readSlotCopy(offset);
                 return;
             }
             slotLength = Slots.slotLength(w0);
             foundKeyLen = Slots.keyLength(w0);
-            foundValueLen = (int) v;
+            foundValueLen = (int) Slots.valueLength(w0);
             cur = m.asSlice(offset, Slots.HEADER + foundKeyLen + foundValueLen).asByteBuffer()
                     .order(ByteOrder.LITTLE_ENDIAN);
         }
@@ -866,15 +869,14 @@ public final class Store implements AutoCloseable {
             int n = (int) Math.min(READ_CHUNK, avail);
             data.read(offset, buf.clear().limit(n));
             long w0 = buf.getLong(0);
-            long v = buf.getInt(16) & 0xFFFF_FFFFL;
-            String shape = Slots.checkShape(w0, v, offset, dataEnd);
+            String shape = Slots.checkShape(w0, offset, dataEnd);
             if (shape != null || Slots.type(w0) != Slots.LIVE) {
                 throw new StoreCorruptedException(file, offset, "the index points to no live record: "
                         + (shape != null ? shape : "a free slot"));
             }
             slotLength = Slots.slotLength(w0);
             foundKeyLen = Slots.keyLength(w0);
-            foundValueLen = (int) v;
+            foundValueLen = (int) Slots.valueLength(w0);
             int need = Slots.HEADER + foundKeyLen + foundValueLen;
             if (need > n) {
                 if (need > buf.capacity()) {
@@ -886,7 +888,7 @@ public final class Store implements AutoCloseable {
         }
 
         void checkCrc(long offset) {
-            if (cur.getInt(20) != Slots.crc(crc, cur, 0, foundKeyLen + foundValueLen)) {
+            if (Slots.storedCrc(cur, 0) != Slots.crc(crc, cur, 0, foundKeyLen + foundValueLen)) {
                 throw new StoreCorruptedException(store().file, offset, "record of " + slotLength
                         + " bytes fails its CRC check");
             }
@@ -1114,7 +1116,7 @@ public final class Store implements AutoCloseable {
                 throw new IolabException("store " + file + " is full: the data file would pass 1 TiB");
             }
         }
-        long seq = lastSeq + 1;
+        long seq = nextSeq();
         ByteBuffer b = writeBuffer(Redo.HEADER + need);
         Slots.writeLive(b, Redo.HEADER, slotLen, seq, key, value, wcrc);
         if (redo) {
@@ -1172,7 +1174,7 @@ public final class Store implements AutoCloseable {
             int oldKv = ctx.foundKeyLen + ctx.foundValueLen;
             try {
                 markDirty();
-                long seq = lastSeq + 1;
+                long seq = nextSeq();
                 if (redo) {
                     ByteBuffer b = writeBuffer(Redo.HEADER);
                     b.putLong(0, Redo.DELETE).putLong(8, seq).putLong(16, -1).putLong(24, -1).putInt(32, 0)
@@ -1200,6 +1202,11 @@ public final class Store implements AutoCloseable {
         } finally {
             writer.unlock();
         }
+    }
+
+    /** @return the next operation's sequence ({@link #checkWritable} checked there is one) */
+    private long nextSeq() {
+        return lastSeq + 1;
     }
 
     private void append(ByteBuffer record, long seq) {
@@ -1282,7 +1289,6 @@ public final class Store implements AutoCloseable {
         if (m != null) {
             m.set(LONG_LE, off, h.getLong(0));
             m.set(LONG_LE, off + 8, h.getLong(8));
-            m.set(LONG_LE, off + 16, h.getLong(16));
             data.written(off + Slots.HEADER);
             return;
         }
@@ -1559,8 +1565,10 @@ public final class Store implements AutoCloseable {
                     for (int p = Slots.HEADER + kv; p < len; p++) {
                         b.put(p, (byte) 0);
                     }
-                    b.putLong(0, Slots.word0(len, Slots.LIVE, ctx.foundKeyLen));
-                    b.putInt(20, Slots.crc(ctx.crc, b, 0, kv));
+                    if (!Slots.relength(b, 0, len, ctx.crc)) {
+                        throw new IolabException("compaction of " + file + ": the record at " + offsets[i]
+                                + " does not fit a slot of " + len + " bytes (internal error); the store is unchanged");
+                    }
                     if (chunk.position() + len > chunk.capacity()) {
                         out.write(chunkAt, chunk.flip());
                         chunkAt = end;
@@ -1760,6 +1768,10 @@ public final class Store implements AutoCloseable {
         if (f != null) {
             throw new IolabException("store " + file + " failed earlier and can no longer write: " + f
                     + "; close it and open it again to recover", f);
+        }
+        if (lastSeq >= Slots.MAX_SEQ) {
+            throw new IolabException("store " + file + " has used all 2^48 operation sequences its format holds;"
+                    + " copy its records into a new store (dump, then load)");
         }
     }
 

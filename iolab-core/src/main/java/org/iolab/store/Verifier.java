@@ -38,6 +38,7 @@ final class Verifier {
             }
             ByteBuffer page = ByteBuffer.allocate(Header.COPY_B + Header.SIZE).order(ByteOrder.LITTLE_ENDIAN);
             f.read(0, page);
+            Header.checkVersion(page, file);
             Header a = Header.decode(page, Header.COPY_A);
             Header b = Header.decode(page, Header.COPY_B);
             if (a == null && b == null && Store.isBlank(f, file)) {

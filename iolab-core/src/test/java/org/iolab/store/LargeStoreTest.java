@@ -43,15 +43,16 @@ class LargeStoreTest {
                 byte[] key = ("filler" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8);
                 int length = Slots.needed(key.length, valueLength);
                 ByteBuffer h = ByteBuffer.allocate(Slots.HEADER + key.length).order(ByteOrder.LITTLE_ENDIAN);
-                h.putLong(0, Slots.word0(length, Slots.LIVE, key.length)).putLong(8, i + 1).putInt(16, valueLength);
+                h.putLong(0, Slots.word0(length, Slots.LIVE, key.length, length - Slots.HEADER - key.length
+                        - valueLength, i + 1)).putInt(8, Slots.seqHigh(i + 1));
                 h.put(Slots.HEADER, key);
                 crc.reset();
-                crc.update(h.array(), 0, 20);
+                crc.update(h.array(), 0, 12);
                 crc.update(key);
                 for (int left = valueLength; left > 0; left -= zeros.capacity()) {
                     crc.update(zeros.clear().limit(Math.min(left, zeros.capacity())));
                 }
-                h.putInt(20, (int) crc.getValue());
+                h.putInt(12, (int) crc.getValue());
                 ch.write(h, end);
                 end += length;
             }

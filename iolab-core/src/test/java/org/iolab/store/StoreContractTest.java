@@ -237,7 +237,7 @@ class StoreContractTest {
             assertEquals(end, st.dataEnd(), st.toString());
             assertEquals(1, st.holes(), st.toString());
             assertEquals(Slots.needed(3, 1000) - Slots.needed(5, 100), st.freeBytes(), st.toString());
-            s.put(bytes("fits"), value(4, Slots.needed(3, 1000) - Slots.needed(5, 100) - 24 - 4));
+            s.put(bytes("fits"), value(4, Slots.needed(3, 1000) - Slots.needed(5, 100) - Slots.HEADER - 4));
             st = s.stats();
             assertEquals(0, st.holes(), st.toString());
             assertEquals(end, st.dataEnd(), st.toString());

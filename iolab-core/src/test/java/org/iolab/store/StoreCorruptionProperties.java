@@ -434,8 +434,8 @@ class StoreCorruptionProperties {
         NEGATIVE,
         /** Near {@link Integer#MAX_VALUE}. */
         HUGE,
-        /** Not a multiple of 8. */
-        UNALIGNED,
+        /** Garbage in the bits beside the length (type, padding, the zero bit). */
+        OTHER_BITS,
         /** A few bytes more than are left in the data. */
         PAST_END,
         /** Plausible: a multiple of 8, at least a slot header, ending inside the data (maybe mid-slot). */
@@ -443,7 +443,8 @@ class StoreCorruptionProperties {
     }
 
     /**
-     * Writes a garbage slot length (the first 4 bytes of a slot).
+     * Writes a garbage slot length (bits 0-22 of the first 4 bytes of a slot, or all 32 bits for
+     * {@link LengthKind#RANDOM} and {@link LengthKind#NEGATIVE}, bits 23-31 for {@link LengthKind#OTHER_BITS}).
      *
      * @param pick picks the slot
      * @param live true: a live record's; false: any slot's
@@ -454,7 +455,8 @@ class StoreCorruptionProperties {
     }
 
     /**
-     * Writes a garbage key length (2 bytes at 6) or value length (4 bytes at 16) into a live record.
+     * Writes a garbage key length (2 bytes at 4) or padding (bits 25-30 of the first 4 bytes; the value length is
+     * derived from it) into a live record.
      *
      * @param pick picks the record
      * @param key true: the key length; false: the value length
@@ -631,9 +633,9 @@ class StoreCorruptionProperties {
             Map<ByteBuffer, byte[]> live = new HashMap<>();
             for (long pos = Slots.DATA_START; pos + Slots.HEADER <= end; ) {
                 long w0 = page.getLong((int) pos);
+                boolean plausible = w0 != 0 && Slots.checkShape(w0, pos, end) == null;
                 Slot s = new Slot(pos, (int) Slots.slotLength(w0), Slots.type(w0), Slots.keyLength(w0),
-                        page.getInt((int) pos + 16));
-                boolean plausible = w0 != 0 && Slots.checkShape(w0, s.valueLength & 0xFFFF_FFFFL, pos, end) == null;
+                        plausible ? Slots.keyAndValue(w0) - Slots.keyLength(w0) : 0);
                 if (!spec.clean() && !plausible) {
                     break;
                 }
@@ -763,8 +765,15 @@ class StoreCorruptionProperties {
                         return "no slot for a length";
                     }
                     int value = length(g.kind, g.random, at);
-                    write(file, at, le(4, value));
-                    return "slot length " + value + " written @ " + at;
+                    int old = ByteBuffer.wrap(readRange(file, at, 4)).order(ByteOrder.LITTLE_ENDIAN).getInt(0);
+                    int word = switch (g.kind) {
+                        case RANDOM, NEGATIVE -> value;
+                        case OTHER_BITS -> (old & 0x7F_FFFF) | (value << 23);
+                        default -> (old & ~0x7F_FFFF) | (int) Math.min((value & 0xFFFF_FFFFL) >>> 3, 0x7F_FFFF);
+                    };
+                    write(file, at, le(4, word));
+                    return "slot length word " + Integer.toHexString(word) + " (" + g.kind + " " + value
+                            + ") written @ " + at;
                 }
                 case KeyValueLength g -> {
                     List<Slot> live = slots(true);
@@ -774,11 +783,13 @@ class StoreCorruptionProperties {
                     Slot s = live.get(Math.floorMod(g.pick, live.size()));
                     int value = length(g.kind, g.random, s.offset);
                     if (g.key) {
-                        write(file, s.offset + 6, le(2, value));
-                        return "key length " + (value & 0xFFFF) + " written @ " + (s.offset + 6);
+                        write(file, s.offset + 4, le(2, value));
+                        return "key length " + (value & 0xFFFF) + " written @ " + (s.offset + 4);
                     }
-                    write(file, s.offset + 16, le(4, value));
-                    return "value length " + value + " written @ " + (s.offset + 16);
+                    int old = ByteBuffer.wrap(readRange(file, s.offset, 4)).order(ByteOrder.LITTLE_ENDIAN).getInt(0);
+                    int word = (old & ~(Slots.MAX_PAD << 25)) | ((value & Slots.MAX_PAD) << 25);
+                    write(file, s.offset, le(4, word));
+                    return "padding " + (value & Slots.MAX_PAD) + " (so the value length) written @ " + s.offset;
                 }
                 case Delete del -> {
                     Path target = target(del.target, del.pick);
@@ -863,7 +874,7 @@ class StoreCorruptionProperties {
                 case ZERO -> 0;
                 case NEGATIVE -> random | Integer.MIN_VALUE;
                 case HUGE -> Integer.MAX_VALUE - (random & 0xFFFF);
-                case UNALIGNED -> Slots.HEADER + 8 * Math.floorMod(random, 64) + 1 + Math.floorMod(random, 7);
+                case OTHER_BITS -> random;
                 case PAST_END -> (int) Math.min(Integer.MAX_VALUE, fileSize(file) - at + 8 + 8L * Math.floorMod(
                         random, 16));
                 case WITHIN -> (int) Math.min(Integer.MAX_VALUE, Slots.HEADER + 8 * Math.floorMod((long) random,

@@ -153,8 +153,12 @@ class StoreCorruptionTest {
 
     @Test
     void garbageLengthsCauseNoLargeAllocationNoHangAndAreLocated() throws IOException {
-        long[] garbage = {-1L, 0x7FFF_FFF8L, 0xFFFF_FFF8L | (1L << 32), 1L << 62, 8, 24 | (1L << 32),
-            (1L << 48) | (Slots.MAX_SLOT & ~7L) | (1L << 32), 0};
+        // all bits; a 64 MiB slot; the zero bit; a 0-byte slot; type 0; an empty live slot (bad CRC); the longest
+        // live slot (past the end); a zero word
+        long[] garbage = {-1L, 0x7F_FFFFL | (1L << 23), 0xFFFF_FFF8L | (1L << 32), 1L << 62, 8,
+            Slots.word0(Slots.HEADER, Slots.LIVE, 0, 0, 0),
+            Slots.word0(Slots.MAX_SLOT, Slots.LIVE, Slots.MAX_KEY, Slots.MAX_SLOT - Slots.HEADER - Slots.MAX_KEY
+                    - Slots.MAX_VALUE, 0), 0};
         for (int trial = 0; trial < garbage.length * 2; trial++) {
             Path file = tmp.resolve("len" + trial + ".store");
             Map<String, byte[]> expected = build(file, Backend.values()[trial % Backend.values().length]);
@@ -164,7 +168,7 @@ class StoreCorruptionTest {
                 try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "r")) {
                     for (int i = 0; i < trial; i++) {
                         raf.seek(at);
-                        at += Integer.reverseBytes(raf.readInt()) & 0xFFFF_FFFFL;
+                        at += (long) (Integer.reverseBytes(raf.readInt()) & 0x7F_FFFF) << 3;
                     }
                 }
             }
@@ -221,7 +225,8 @@ class StoreCorruptionTest {
             long size = Files.size(file);
             if (trial % 2 == 0) {
                 try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
-                    raf.setLength(Slots.DATA_START + 24 + rnd.nextInt((int) (size - Slots.DATA_START - 24)));
+                    raf.setLength(Slots.DATA_START + Slots.HEADER + rnd.nextInt((int) (size - Slots.DATA_START
+                            - Slots.HEADER)));
                 }
             } else {
                 // both header copies
@@ -421,12 +426,12 @@ class StoreCorruptionTest {
                 victim = Slots.DATA_START + 3L * Slots.needed(4, 100);
             }
             if (damage == 0) {
-                // the sequence of the record after the hole: far above the checkpoint's
-                flip(file, victim + Slots.needed(4, 100) + 13, 0);
+                // the sequence of the record after the hole (bits 40-47 at byte 11): far above the checkpoint's
+                flip(file, victim + Slots.needed(4, 100) + 11, 0);
                 expected.remove("key4");
             } else {
                 // the hole's length: 4 slots instead of 1, over key4..key6
-                writeLong(file, victim, Slots.word0(4 * Slots.needed(4, 100), Slots.FREE, 0));
+                writeLong(file, victim, Slots.word0(4 * Slots.needed(4, 100), Slots.FREE, 0, 0, 0));
             }
             StoreReport repaired = Store.repair(file);
             assertFalse(repaired.ok(), "repair reported nothing: " + repaired);
