@@ -16,15 +16,15 @@ import java.util.zip.CRC32C;
 import org.iolab.IolabException;
 
 /**
- * The index checkpoint file {@code FILE.idx} (see {@link Store}): the hash table's entries (8 bytes per record, in
- * table order, so loading places each with no probing beyond its own cluster), the holes, and what they cover, with
- * a CRC32C over everything.
+ * The index checkpoint file {@code FILE.idx} (see {@link Store}): the index's entries (8 bytes per record), shard by
+ * shard in table order, with each shard's table size; the holes; what they cover; a CRC32C over everything. A load
+ * is one CRC pass and bulk copies: the index places a shard's entries when the shard is first used.
  */
 final class IndexFile {
     /** "IOLABIDX" as a little-endian long. */
     static final long MAGIC = 0x5844494241424F49L;
     static final int FIXED = 80;
-    /** 2: the table's entries only, in table order after an empty entry (1 held the whole table). */
+    /** 2: the entries only, shard by shard (1 held one whole, half-empty table). */
     static final int VERSION = 2;
     private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -45,17 +45,23 @@ final class IndexFile {
             long storedBytes) {
         Path idx = of(dataFile);
         Path tmp = idx.resolveSibling(idx.getFileName() + ".tmp");
-        long tableLength = index.table().length;
-        long total = FIXED + 8L * index.size() + 16L * free.count() + 8;
+        long total = FIXED + 8L * KeyIndex.SHARDS + 8L * index.size() + 16L * free.count() + 8;
         if (total > Integer.MAX_VALUE - 16) {
             throw new IolabException("cannot write the index checkpoint " + idx + ": " + total
                     + " bytes is more than 2 GiB; use fewer records per store");
         }
         ByteBuffer b = ByteBuffer.allocate((int) total).order(ByteOrder.LITTLE_ENDIAN);
         b.putLong(MAGIC).putInt(VERSION).putInt(0).putLong(covers.incarnation()).putLong(covers.checkpointSeq())
-                .putLong(covers.dataEnd()).putLong(tableLength).putLong(index.size()).putLong(free.count())
+                .putLong(covers.dataEnd()).putLong(KeyIndex.SHARDS).putLong(index.size()).putLong(free.count())
                 .putLong(liveBytes).putLong(storedBytes);
-        index.forEachEntry(b::putLong);
+        int[] shard = {0};
+        int[] entryAt = {FIXED + 8 * KeyIndex.SHARDS};
+        index.forEachShard((bits, count) -> b.putLong(FIXED + 8 * shard[0]++, (long) bits << 32 | count),
+                e -> {
+                    b.putLong(entryAt[0], e);
+                    entryAt[0] += 8;
+                });
+        b.position(entryAt[0]);
         free.forEach((offset, length) -> b.putLong(offset).putLong(length));
         CRC32C crc = new CRC32C();
         crc.update(b.array(), 0, b.position());
@@ -96,7 +102,7 @@ final class IndexFile {
             long[] h;
             ByteBuffer head = ByteBuffer.allocate(FIXED).order(ByteOrder.LITTLE_ENDIAN);
             readFully(ch, head, 0);
-            long tableLength = head.getLong(40);
+            long shards = head.getLong(40);
             long entries = head.getLong(48);
             long holes = head.getLong(56);
             if (head.getLong(0) != MAGIC || head.getInt(8) != VERSION) {
@@ -110,14 +116,14 @@ final class IndexFile {
                         + header.dataEnd() + ")";
                 return null;
             }
-            if (!KeyIndex.validLength(tableLength) || entries < 0 || entries > KeyIndex.maxEntries(tableLength)
-                    || holes < 0 || holes > header.dataEnd() / Slots.HEADER
-                    || size != FIXED + 8 * entries + 16 * holes + 8 || size > Integer.MAX_VALUE - 16) {
-                problem[0] = "the index checkpoint has impossible sizes (table " + tableLength + ", entries "
-                        + entries + ", holes " + holes + ", file " + size + " bytes)";
+            if (shards != KeyIndex.SHARDS || entries < 0 || entries > KeyIndex.MAX_RECORDS || holes < 0
+                    || holes > header.dataEnd() / Slots.HEADER
+                    || size != FIXED + 8 * shards + 8 * entries + 16 * holes + 8 || size > Integer.MAX_VALUE - 16) {
+                problem[0] = "the index checkpoint has impossible sizes (shards " + shards + ", entries " + entries
+                        + ", holes " + holes + ", file " + size + " bytes)";
                 return null;
             }
-            // mapped: one CRC pass and one pass placing the entries, no heap or temporary buffers
+            // mapped: one CRC pass and bulk copies; each shard's entries are placed into its table on first use
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment all = ch.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
                 CRC32C crc = new CRC32C();
@@ -126,19 +132,31 @@ final class IndexFile {
                     problem[0] = "the index checkpoint's CRC does not match";
                     return null;
                 }
-                index = KeyIndex.ofLength((int) tableLength);
-                for (long i = 0; i < entries; i++) {
-                    long e = all.get(LONG_LE, FIXED + 8 * i);
-                    if (e == 0 || KeyIndex.offsetOf(e) < Slots.DATA_START
-                            || KeyIndex.offsetOf(e) + Slots.HEADER > header.dataEnd()) {
-                        problem[0] = "the index checkpoint's entry " + i + " points at no slot (offset "
-                                + KeyIndex.offsetOf(e) + ")";
+                byte[] bits = new byte[KeyIndex.SHARDS];
+                int[] counts = new int[KeyIndex.SHARDS];
+                long sum = 0;
+                for (int s = 0; s < KeyIndex.SHARDS; s++) {
+                    long word = all.get(LONG_LE, FIXED + 8L * s);
+                    long count = word & 0xFFFF_FFFFL;
+                    if (!KeyIndex.validShard((int) (word >>> 32), count)) {
+                        problem[0] = "the index checkpoint's shard " + s + " has an impossible size ("
+                                + (word >>> 32) + " bits, " + count + " entries)";
                         return null;
                     }
-                    index.addEntry(e);
+                    bits[s] = (byte) (word >>> 32);
+                    counts[s] = (int) count;
+                    sum += count;
                 }
+                if (sum != entries) {
+                    problem[0] = "the index checkpoint's shards hold " + sum + " entries, not " + entries;
+                    return null;
+                }
+                long[] list = new long[(int) entries];
+                long at = FIXED + 8L * KeyIndex.SHARDS;
+                MemorySegment.copy(all, LONG_LE, at, list, 0, (int) entries);
                 h = new long[(int) holes * 2];
-                MemorySegment.copy(all, LONG_LE, FIXED + 8 * entries, h, 0, (int) holes * 2);
+                MemorySegment.copy(all, LONG_LE, at + 8 * entries, h, 0, (int) holes * 2);
+                index = KeyIndex.loaded(list, bits, counts);
             }
             return new Loaded(index, h, head.getLong(64), head.getLong(72));
         } catch (NoSuchFileException e) {

@@ -1,18 +1,38 @@
 package org.iolab.store;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.function.LongConsumer;
 import org.iolab.IolabException;
 
 /**
- * The in-memory index: an open-addressing hash table (linear probing, backward-shift deletion) in one flat
- * {@code long[]}. Each entry is {@code fingerprint << 37 | offset >>> 3}: the top 27 bits of the key's 64-bit hash
- * and the slot's offset in 8-byte units (files up to 1 TiB); 0 is an empty entry (no slot starts at 0). The home
- * bucket is the top bits of the hash, so the table grows without reading a key. Keys are compared by reading the
- * slot ({@link Matcher}). At most {@link #MAX_RECORDS} records.
+ * The in-memory index: 256 open-addressing hash tables (linear probing, backward-shift deletion), each a flat
+ * {@code long[]}, chosen by the top 8 bits of the key's hash. Each entry is {@code fingerprint << 37 | offset >>> 3}:
+ * the top 27 bits of the key's 64-bit hash and the slot's offset in 8-byte units (files up to 1 TiB); 0 is an empty
+ * entry (no slot starts at 0). A shard's home bucket is the next bits of the hash, so a table grows without reading
+ * a key, and a growth rehashes one shard, not the whole index. Keys are compared by reading the slot
+ * ({@link Matcher}). At most {@link #MAX_RECORDS} records.
+ *
+ * <p>An index loaded from a checkpoint ({@link #loaded}) keeps the checkpoint's entries and places a shard's
+ * entries into its table the first time the shard is used: an open does no per-record work. Readers may do that
+ * placing concurrently with each other and with the writer's lookups (each builds the same table; the first one
+ * published wins); every change to a table happens with readers excluded (the store's write lock).
  */
 final class KeyIndex {
+    /** Bits of the fingerprint (the hash's top bits kept in an entry). */
     static final int MAX_BITS = 27;
+    static final int SHARD_BITS = 8;
+    static final int SHARDS = 1 << SHARD_BITS;
+    /** Bits of a shard's home bucket at most (the fingerprint's bits below the shard's). */
+    static final int MAX_SHARD_BITS = MAX_BITS - SHARD_BITS;
+    static final int MIN_SHARD_BITS = 4;
     static final long MAX_RECORDS = (long) ((1L << MAX_BITS) * 0.9);
     private static final long OFFSET_MASK = (1L << 37) - 1;
+    private static final int IN_SHARD = (1 << MAX_SHARD_BITS) - 1;
+    /** A position is {@code shard << POS_SHIFT | index in the shard's table}. */
+    private static final int POS_SHIFT = 20;
+    private static final int POS_MASK = (1 << POS_SHIFT) - 1;
+    private static final VarHandle SHARD = MethodHandles.arrayElementVarHandle(long[][].class);
 
     /** Compares the searched key with the one of the slot at an offset. */
     interface Matcher {
@@ -23,144 +43,173 @@ final class KeyIndex {
         boolean matches(long offset);
     }
 
-    private long[] table;
-    private int bits;
-    private int mask;
+    /** Each shard's table, or null while its entries are still only in {@link #base}. */
+    private final long[][] shards = new long[SHARDS][];
+    /** Each shard's entries. */
+    private final int[] counts = new int[SHARDS];
     private int size;
+    /** A checkpoint's entries, shard by shard, each shard's in its table order; null when none is left. */
+    private long[] base;
+    /** Where each shard's entries start in {@link #base} (and {@code [SHARDS]} where they end). */
+    private int[] baseFrom;
+    /** Each not yet placed shard's table length (log2) as checkpointed. */
+    private byte[] baseBits;
 
     KeyIndex() {
-        this(new long[1 << 10], 0);
-    }
-
-    /** @param table a table from a checkpoint (a power-of-two length, 2^4 .. 2^27), holding {@code size} entries */
-    KeyIndex(long[] table, int size) {
-        this.table = table;
-        this.bits = Integer.numberOfTrailingZeros(table.length);
-        this.mask = table.length - 1;
-        this.size = size;
-    }
-
-    /** @return an empty index with a table of {@code tableLength} entries ({@link #validLength}) */
-    static KeyIndex ofLength(int tableLength) {
-        return new KeyIndex(new long[tableLength], 0);
-    }
-
-    /**
-     * Adds an entry as {@link #forEachEntry} gave it (non-zero; at most {@link #maxEntries} of them), without
-     * growing the table.
-     */
-    void addEntry(long entry) {
-        place(table, entry);
-        size++;
-    }
-
-    /** @return the most entries a table of {@code length} may hold (so a probe always meets an empty entry) */
-    static long maxEntries(long length) {
-        return length == 1L << MAX_BITS ? MAX_RECORDS : length / 2;
-    }
-
-    /**
-     * Gives every entry, in table order starting after an empty one: placing them in this order into an empty table
-     * of the same length rebuilds this table exactly.
-     */
-    void forEachEntry(java.util.function.LongConsumer out) {
-        long[] t = table;
-        int start = 0;
-        while (t[start] != 0) {
-            start++;
-        }
-        for (int n = 0; n < t.length; n++) {
-            long e = t[(start + n) & mask];
-            if (e != 0) {
-                out.accept(e);
-            }
+        for (int s = 0; s < SHARDS; s++) {
+            shards[s] = new long[1 << MIN_SHARD_BITS];
         }
     }
 
-    static boolean validLength(long length) {
-        return length >= 16 && length <= (1L << MAX_BITS) && Long.bitCount(length) == 1;
+    /**
+     * An index of a checkpoint's entries, placed shard by shard on first use.
+     *
+     * @param entries every shard's entries (as {@link #forEachShard} gave them), shard 0 first
+     * @param shardBits each shard's table length (log2, {@link #validShard})
+     * @param shardCounts each shard's entries
+     */
+    static KeyIndex loaded(long[] entries, byte[] shardBits, int[] shardCounts) {
+        KeyIndex index = new KeyIndex(entries, shardBits, shardCounts);
+        return index;
+    }
+
+    private KeyIndex(long[] entries, byte[] shardBits, int[] shardCounts) {
+        base = entries;
+        baseBits = shardBits;
+        baseFrom = new int[SHARDS + 1];
+        for (int s = 0; s < SHARDS; s++) {
+            counts[s] = shardCounts[s];
+            baseFrom[s + 1] = baseFrom[s] + shardCounts[s];
+            size += shardCounts[s];
+        }
+    }
+
+    /** @return whether a checkpoint's shard of {@code count} entries in a table of 2^{@code bits} is possible */
+    static boolean validShard(int bits, long count) {
+        return bits >= MIN_SHARD_BITS && bits <= MAX_SHARD_BITS && count >= 0 && count <= maxEntries(bits);
+    }
+
+    /** @return the most entries a shard table of 2^{@code bits} holds (so a probe always meets an empty entry) */
+    private static long maxEntries(int bits) {
+        return bits == MAX_SHARD_BITS ? (long) ((1L << bits) * 0.9) : (1L << bits) / 2;
     }
 
     int size() {
         return size;
     }
 
-    long[] table() {
-        return table;
-    }
-
     static long offsetOf(long entry) {
         return (entry & OFFSET_MASK) << 3;
     }
 
-    private int home(long entry) {
-        return (int) ((entry >>> 37) >>> (MAX_BITS - bits));
+    private static int shardOf(long hash) {
+        return (int) (hash >>> (64 - SHARD_BITS));
     }
 
-    /** @return the table position of the key's entry, or -1 */
+    private static int home(long entry, int length) {
+        return (int) ((entry >>> 37) & IN_SHARD) >>> (MAX_SHARD_BITS - Integer.numberOfTrailingZeros(length));
+    }
+
+    /** @return shard {@code s}'s table, placing its checkpointed entries first if need be */
+    private long[] shard(int s) {
+        long[] t = (long[]) SHARD.getAcquire(shards, s);
+        return t != null ? t : place(s);
+    }
+
+    private long[] place(int s) {
+        long[] entries = base;
+        int from = baseFrom[s];
+        int to = baseFrom[s + 1];
+        long[] t = new long[1 << baseBits[s]];
+        int mask = t.length - 1;
+        for (int j = from; j < to; j++) {
+            long e = entries[j];
+            if (e == 0 || (int) (e >>> (64 - SHARD_BITS)) != s) {
+                throw new IolabException("index checkpoint entry " + j + " (" + Long.toHexString(e)
+                        + ") does not belong to shard " + s + " (internal error); delete FILE.idx and reopen");
+            }
+            int i = home(e, t.length);
+            while (t[i] != 0) {
+                i = (i + 1) & mask;
+            }
+            t[i] = e;
+        }
+        // the first table published wins: every builder builds the same one from the same entries
+        long[] won = (long[]) SHARD.compareAndExchangeRelease(shards, s, (long[]) null, t);
+        return won == null ? t : won;
+    }
+
+    /** @return the table position of the key's entry ({@code shard << 20 | index}: never negative), or -1 */
     int find(long hash, Matcher m) {
+        int s = shardOf(hash);
+        long[] t = shard(s);
         long fp = hash >>> 37;
-        int i = (int) (fp >>> (MAX_BITS - bits));
-        long[] t = table;
+        int mask = t.length - 1;
+        int i = home(fp << 37, t.length);
         for (;;) {
             long e = t[i];
             if (e == 0) {
                 return -1;
             }
             if (e >>> 37 == fp && m.matches(offsetOf(e))) {
-                return i;
+                return s << POS_SHIFT | i;
             }
             i = (i + 1) & mask;
         }
     }
 
     long offsetAt(int pos) {
-        return offsetOf(table[pos]);
+        return offsetOf(shards[pos >>> POS_SHIFT][pos & POS_MASK]);
     }
 
+    /** Changes the offset of the entry at {@code pos} (found by {@link #find}); readers excluded. */
     void setOffset(int pos, long offset) {
-        table[pos] = (table[pos] & ~OFFSET_MASK) | (offset >>> 3);
+        long[] t = shards[pos >>> POS_SHIFT];
+        int i = pos & POS_MASK;
+        t[i] = (t[i] & ~OFFSET_MASK) | (offset >>> 3);
     }
 
-    /** Adds a key known to be absent. */
+    /** Adds a key known to be absent; readers excluded. */
     void insert(long hash, long offset) {
-        if (size + 1 > maxEntries(1L << bits)) {
-            if (bits == MAX_BITS) {
-                throw new IolabException("the store is full: it holds " + size + " records, the most one store can"
-                        + " index; split the data over several stores");
+        int s = shardOf(hash);
+        long[] t = shard(s);
+        int bits = Integer.numberOfTrailingZeros(t.length);
+        if (counts[s] + 1 > maxEntries(bits)) {
+            if (bits == MAX_SHARD_BITS) {
+                throw new IolabException("the store is full: it holds " + size + " records, and one part of its"
+                        + " index has reached its most; split the data over several stores");
             }
-            grow();
+            long[] bigger = new long[t.length * 2];
+            for (long e : t) {
+                if (e != 0) {
+                    put(bigger, e);
+                }
+            }
+            t = bigger;
+            SHARD.setRelease(shards, s, t);
         }
-        place(table, (hash >>> 37) << 37 | (offset >>> 3));
+        put(t, (hash >>> 37) << 37 | (offset >>> 3));
+        counts[s]++;
         size++;
     }
 
-    private void place(long[] t, long entry) {
-        int i = home(entry);
+    private static void put(long[] t, long entry) {
+        int mask = t.length - 1;
+        int i = home(entry, t.length);
         while (t[i] != 0) {
             i = (i + 1) & mask;
         }
         t[i] = entry;
     }
 
-    private void grow() {
-        long[] old = table;
-        bits++;
-        mask = (1 << bits) - 1;
-        long[] t = new long[1 << bits];
-        for (long e : old) {
-            if (e != 0) {
-                place(t, e);
-            }
-        }
-        table = t;
-    }
-
-    /** Removes the entry at {@code pos}, shifting later entries of its cluster back. */
+    /** Removes the entry at {@code pos}, shifting later entries of its cluster back; readers excluded. */
     void removeAt(int pos) {
-        long[] t = table;
-        int i = pos;
+        int s = pos >>> POS_SHIFT;
+        long[] t = shards[s];
+        int mask = t.length - 1;
+        int i = pos & POS_MASK;
         t[i] = 0;
+        counts[s]--;
         size--;
         int j = i;
         for (;;) {
@@ -169,7 +218,7 @@ final class KeyIndex {
             if (e == 0) {
                 return;
             }
-            int h = home(e);
+            int h = home(e, t.length);
             // leave e where it is when its home lies cyclically in (i, j]
             boolean stays = i <= j ? (h > i && h <= j) : (h > i || h <= j);
             if (!stays) {
@@ -178,5 +227,45 @@ final class KeyIndex {
                 i = j;
             }
         }
+    }
+
+    /** Receives a shard's table length and entry count ({@link #forEachShard}). */
+    interface ShardVisitor {
+        void shard(int bits, int count);
+    }
+
+    /**
+     * Gives every shard, in order: its table length (log2) and count, then its entries in table order starting after
+     * an empty one (placing them in this order into an empty table of that length rebuilds it exactly). A shard
+     * not placed yet is given as it was loaded.
+     */
+    void forEachShard(ShardVisitor shard, LongConsumer entry) {
+        for (int s = 0; s < SHARDS; s++) {
+            long[] t = shards[s];
+            if (t == null) {
+                shard.shard(baseBits[s], counts[s]);
+                for (int j = baseFrom[s]; j < baseFrom[s + 1]; j++) {
+                    entry.accept(base[j]);
+                }
+                continue;
+            }
+            shard.shard(Integer.numberOfTrailingZeros(t.length), counts[s]);
+            int start = 0;
+            while (t[start] != 0) {
+                start++;
+            }
+            int mask = t.length - 1;
+            for (int n = 0; n < t.length; n++) {
+                long e = t[(start + n) & mask];
+                if (e != 0) {
+                    entry.accept(e);
+                }
+            }
+        }
+    }
+
+    /** Gives every entry (any order). */
+    void forEachEntry(LongConsumer entry) {
+        forEachShard((bits, count) -> { }, entry);
     }
 }

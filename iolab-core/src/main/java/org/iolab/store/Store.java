@@ -79,10 +79,11 @@ import org.iolab.storage.StorageFile;
  * <pre>
  *      0     8  magic "IOLABIDX"      8  4  version (2)      12  4  zero
  *     16     8  incarnation           24  8  checkpoint sequence     32  8  data end
- *     40     8  table length T        48  8  entries E       56  8  holes H
+ *     40     8  shards S (256)        48  8  entries E       56  8  holes H
  *     64     8  live key+value bytes  72  8  stored slot bytes
- *     80   8*E  the hash table's entries ({@code KeyIndex}: fingerprint &lt;&lt; 37 | offset / 8), in table order
- *               from an empty one: placed in that order into an empty table of T entries, they rebuild it
+ *     80   8*S  per shard: table length (log2) &lt;&lt; 32 | its entries
+ *      .   8*E  the index's entries ({@code KeyIndex}: fingerprint &lt;&lt; 37 | offset / 8), shard by shard, each
+ *               shard's in table order from an empty one (placed in that order, they rebuild its table)
  *      .  16*H  the holes: offset, length
  *      .     4  CRC32C of everything before;  4 zero
  * </pre>
@@ -1531,14 +1532,10 @@ public final class Store implements AutoCloseable {
         }
         long stamp = rw.writeLock();
         try {
-            long[] table = index.table();
             long[] offsets = new long[index.size()];
-            int n = 0;
-            for (long e : table) {
-                if (e != 0) {
-                    offsets[n++] = KeyIndex.offsetOf(e);
-                }
-            }
+            int[] count = {0};
+            index.forEachEntry(e -> offsets[count[0]++] = KeyIndex.offsetOf(e));
+            int n = count[0];
             java.util.Arrays.sort(offsets, 0, n);
             KeyIndex fresh = new KeyIndex();
             long stored = 0;
