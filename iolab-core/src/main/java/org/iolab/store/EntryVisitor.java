@@ -2,7 +2,7 @@ package org.iolab.store;
 
 import java.nio.ByteBuffer;
 
-/** Receives every live record of a {@link Store#scan(EntryVisitor) scan} without copying it. */
+/** Receives every live record of a {@link Store#scan(EntryVisitor) scan} as read-only views (no per-record copy). */
 @FunctionalInterface
 public interface EntryVisitor {
     /**

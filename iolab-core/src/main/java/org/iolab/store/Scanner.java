@@ -1,6 +1,7 @@
 package org.iolab.store;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -9,13 +10,11 @@ import org.iolab.storage.StorageFile;
 
 /**
  * Walks the slots of a data file front to back in large chunks: header words checked against the data end
- * before anything is read or allocated, every slot's CRC checked. Given the file's mapping, the chunks are
- * windows of it (no copy); otherwise they are read into a buffer.
+ * before anything is read or allocated, every slot's CRC checked. The chunks are heap buffers, copied from the file's
+ * mapping in bulk when there is one, else read.
  */
 final class Scanner {
     private static final int CHUNK = 1 << 20;
-    /** Bytes of the mapping one window covers. */
-    private static final long WINDOW = 1L << 26;
 
     /** What the walk found, slot by slot. */
     interface Sink {
@@ -76,18 +75,17 @@ final class Scanner {
         if (buf != null && pos >= bufStart && pos + n <= bufStart + bufLength) {
             return (int) (pos - bufStart);
         }
-        if (map != null && limit <= map.byteSize()) {
-            long len = Math.max(n, Math.min(WINDOW, limit - pos));
-            buf = map.asSlice(pos, len).asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
-            bufStart = pos;
-            bufLength = (int) len;
-            return 0;
-        }
         if (buf == null || n > buf.capacity()) {
-            buf = ByteBuffer.allocateDirect(Math.max(CHUNK, Slots.align(n))).order(ByteOrder.LITTLE_ENDIAN);
+            buf = ByteBuffer.wrap(new byte[Math.max(CHUNK, Slots.align(n))]).order(ByteOrder.LITTLE_ENDIAN);
         }
         int len = (int) Math.min(buf.capacity(), limit - pos);
-        file.read(pos, buf.clear().limit(len));
+        if (map != null && limit <= map.byteSize()) {
+            // one bulk copy per chunk: the CRCs then run over heap bytes (a CRC over a direct view of the shared
+            // mapping acquires and releases it, two atomic operations per call)
+            MemorySegment.copy(map, ValueLayout.JAVA_BYTE, pos, buf.array(), 0, len);
+        } else {
+            file.read(pos, buf.clear().limit(len));
+        }
         bufStart = pos;
         bufLength = len;
         return 0;

@@ -118,6 +118,14 @@ final class Slots {
 
     /** @return the CRC32C of a slot held in {@code b} at {@code at} (header bytes 0-11 and key + value) */
     static int crc(CRC32C crc, ByteBuffer b, int at, int keyAndValue) {
+        crc.reset();
+        if (b.hasArray()) {
+            byte[] a = b.array();
+            int base = b.arrayOffset() + at;
+            crc.update(a, base, 12);
+            crc.update(a, base + HEADER, keyAndValue);
+            return (int) crc.getValue();
+        }
         int oldLimit = b.limit();
         int oldPos = b.position();
         crc.reset();
