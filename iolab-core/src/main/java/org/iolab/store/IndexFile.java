@@ -18,7 +18,7 @@ import org.iolab.IolabException;
 /**
  * The index checkpoint file {@code FILE.idx} (see {@link Store}): the index's entries (8 bytes per record), shard by
  * shard in table order, with each shard's table size; the holes; what they cover; a CRC32C over everything. A load
- * is one CRC pass and bulk copies: the index places a shard's entries when the shard is first used.
+ * maps it and makes one CRC pass: the index reads a shard's entries from the mapping when the shard is first used.
  */
 final class IndexFile {
     /** "IOLABIDX" as a little-endian long. */
@@ -98,8 +98,6 @@ final class IndexFile {
                 problem[0] = "the index checkpoint is only " + size + " bytes long";
                 return null;
             }
-            KeyIndex index;
-            long[] h;
             ByteBuffer head = ByteBuffer.allocate(FIXED).order(ByteOrder.LITTLE_ENDIAN);
             readFully(ch, head, 0);
             long shards = head.getLong(40);
@@ -123,41 +121,40 @@ final class IndexFile {
                         + ", holes " + holes + ", file " + size + " bytes)";
                 return null;
             }
-            // mapped: one CRC pass and bulk copies; each shard's entries are placed into its table on first use
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment all = ch.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
-                CRC32C crc = new CRC32C();
-                crc.update(all.asSlice(0, size - 8).asByteBuffer());
-                if (all.get(INT_LE, size - 8) != (int) crc.getValue()) {
-                    problem[0] = "the index checkpoint's CRC does not match";
-                    return null;
-                }
-                byte[] bits = new byte[KeyIndex.SHARDS];
-                int[] counts = new int[KeyIndex.SHARDS];
-                long sum = 0;
-                for (int s = 0; s < KeyIndex.SHARDS; s++) {
-                    long word = all.get(LONG_LE, FIXED + 8L * s);
-                    long count = word & 0xFFFF_FFFFL;
-                    if (!KeyIndex.validShard((int) (word >>> 32), count)) {
-                        problem[0] = "the index checkpoint's shard " + s + " has an impossible size ("
-                                + (word >>> 32) + " bits, " + count + " entries)";
-                        return null;
-                    }
-                    bits[s] = (byte) (word >>> 32);
-                    counts[s] = (int) count;
-                    sum += count;
-                }
-                if (sum != entries) {
-                    problem[0] = "the index checkpoint's shards hold " + sum + " entries, not " + entries;
-                    return null;
-                }
-                long[] list = new long[(int) entries];
-                long at = FIXED + 8L * KeyIndex.SHARDS;
-                MemorySegment.copy(all, LONG_LE, at, list, 0, (int) entries);
-                h = new long[(int) holes * 2];
-                MemorySegment.copy(all, LONG_LE, at + 8 * entries, h, 0, (int) holes * 2);
-                index = KeyIndex.loaded(list, bits, counts);
+            // mapped, and the entries stay there (no heap copy: fresh heap pages cost a fault each, mapped page-cache
+            // pages are faulted in groups); each shard's entries are placed into its table on first use. The
+            // mapping is unmapped when the index is collected.
+            MemorySegment all = ch.map(FileChannel.MapMode.READ_ONLY, 0, size, Arena.ofAuto());
+            CRC32C crc = new CRC32C();
+            crc.update(all.asSlice(0, size - 8).asByteBuffer());
+            if (all.get(INT_LE, size - 8) != (int) crc.getValue()) {
+                problem[0] = "the index checkpoint's CRC does not match";
+                return null;
             }
+            long[] words = new long[KeyIndex.SHARDS];
+            MemorySegment.copy(all, LONG_LE, FIXED, words, 0, KeyIndex.SHARDS);
+            byte[] bits = new byte[KeyIndex.SHARDS];
+            int[] counts = new int[KeyIndex.SHARDS];
+            long sum = 0;
+            for (int s = 0; s < KeyIndex.SHARDS; s++) {
+                long count = words[s] & 0xFFFF_FFFFL;
+                if (!KeyIndex.validShard((int) (words[s] >>> 32), count)) {
+                    problem[0] = "the index checkpoint's shard " + s + " has an impossible size ("
+                            + (words[s] >>> 32) + " bits, " + count + " entries)";
+                    return null;
+                }
+                bits[s] = (byte) (words[s] >>> 32);
+                counts[s] = (int) count;
+                sum += count;
+            }
+            if (sum != entries) {
+                problem[0] = "the index checkpoint's shards hold " + sum + " entries, not " + entries;
+                return null;
+            }
+            long at = FIXED + 8L * KeyIndex.SHARDS;
+            long[] h = new long[(int) holes * 2];
+            MemorySegment.copy(all, LONG_LE, at + 8 * entries, h, 0, (int) holes * 2);
+            KeyIndex index = KeyIndex.loaded(all.asSlice(at, 8 * entries), bits, counts);
             return new Loaded(index, h, head.getLong(64), head.getLong(72));
         } catch (NoSuchFileException e) {
             problem[0] = "there is no index checkpoint " + idx;

@@ -1,5 +1,7 @@
 package org.iolab.store;
 
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.function.LongConsumer;
@@ -32,6 +34,7 @@ final class KeyIndex {
     /** A position is {@code shard << POS_SHIFT | index in the shard's table}. */
     private static final int POS_SHIFT = 20;
     private static final int POS_MASK = (1 << POS_SHIFT) - 1;
+    private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle SHARD = MethodHandles.arrayElementVarHandle(long[][].class);
 
     /** Compares the searched key with the one of the slot at an offset. */
@@ -48,8 +51,8 @@ final class KeyIndex {
     /** Each shard's entries. */
     private final int[] counts = new int[SHARDS];
     private int size;
-    /** A checkpoint's entries, shard by shard, each shard's in its table order; null when none is left. */
-    private long[] base;
+    /** A checkpoint's entries (little-endian longs), shard by shard, each shard's in its table order; or null. */
+    private MemorySegment base;
     /** Where each shard's entries start in {@link #base} (and {@code [SHARDS]} where they end). */
     private int[] baseFrom;
     /** Each not yet placed shard's table length (log2) as checkpointed. */
@@ -68,12 +71,11 @@ final class KeyIndex {
      * @param shardBits each shard's table length (log2, {@link #validShard})
      * @param shardCounts each shard's entries
      */
-    static KeyIndex loaded(long[] entries, byte[] shardBits, int[] shardCounts) {
-        KeyIndex index = new KeyIndex(entries, shardBits, shardCounts);
-        return index;
+    static KeyIndex loaded(MemorySegment entries, byte[] shardBits, int[] shardCounts) {
+        return new KeyIndex(entries, shardBits, shardCounts);
     }
 
-    private KeyIndex(long[] entries, byte[] shardBits, int[] shardCounts) {
+    private KeyIndex(MemorySegment entries, byte[] shardBits, int[] shardCounts) {
         base = entries;
         baseBits = shardBits;
         baseFrom = new int[SHARDS + 1];
@@ -117,13 +119,13 @@ final class KeyIndex {
     }
 
     private long[] place(int s) {
-        long[] entries = base;
+        MemorySegment entries = base;
         int from = baseFrom[s];
         int to = baseFrom[s + 1];
         long[] t = new long[1 << baseBits[s]];
         int mask = t.length - 1;
         for (int j = from; j < to; j++) {
-            long e = entries[j];
+            long e = entries.getAtIndex(LONG_LE, j);
             if (e == 0 || (int) (e >>> (64 - SHARD_BITS)) != s) {
                 throw new IolabException("index checkpoint entry " + j + " (" + Long.toHexString(e)
                         + ") does not belong to shard " + s + " (internal error); delete FILE.idx and reopen");
@@ -245,7 +247,7 @@ final class KeyIndex {
             if (t == null) {
                 shard.shard(baseBits[s], counts[s]);
                 for (int j = baseFrom[s]; j < baseFrom[s + 1]; j++) {
-                    entry.accept(base[j]);
+                    entry.accept(base.getAtIndex(LONG_LE, j));
                 }
                 continue;
             }

@@ -31,7 +31,12 @@ class KeyIndexTest {
             counts[s[0]++] = c;
         }, entries::add);
         assertEquals(KeyIndex.SHARDS, s[0]);
-        return KeyIndex.loaded(entries.stream().mapToLong(Long::longValue).toArray(), bits, counts);
+        java.lang.foreign.MemorySegment m = java.lang.foreign.Arena.ofAuto().allocate(8L * entries.size(), 8);
+        for (int i = 0; i < entries.size(); i++) {
+            m.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), i,
+                    entries.get(i));
+        }
+        return KeyIndex.loaded(m, bits, counts);
     }
 
     private static List<Long> checkpointForm(KeyIndex index) {
