@@ -239,16 +239,7 @@ final class StorePlan {
      * @return the live bytes
      */
     static long liveBytes(int records) {
-        return LIVE.computeIfAbsent(records, n -> {
-            long bytes = 0;
-            for (int i = 0; i < n + n / 2; i++) {
-                if (i >= n || i % 2 == 0) {
-                    Employee e = Employee.number(i);
-                    bytes += EmployeeCodec.key(e).length + EmployeeCodec.value(e).length;
-                }
-            }
-            return bytes;
-        });
+        return LIVE.computeIfAbsent(records, n -> new EmployeeWorkload(n).liveBytes(Phase.REOPEN));
     }
 
     // ---- the options ----

@@ -116,6 +116,20 @@ public final class EmployeeWorkload {
 
     /**
      * @param after the last phase run
+     * @return the key and value bytes of the employees live after it (the yardstick of a store's size)
+     */
+    public long liveBytes(Phase after) {
+        long bytes = 0;
+        for (int i = 0; i < keys.length; i++) {
+            if (live(after, i)) {
+                bytes += keys[i].length + values[i].length;
+            }
+        }
+        return bytes;
+    }
+
+    /**
+     * @param after the last phase run
      * @return the number of live employees after it
      */
     long liveCount(Phase after) {

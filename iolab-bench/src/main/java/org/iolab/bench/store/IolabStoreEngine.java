@@ -35,10 +35,18 @@ public final class IolabStoreEngine implements KvEngine {
         return backend == Backend.DEFAULT ? "iolab" : "iolab-" + backend.label();
     }
 
+    /**
+     * @param dir an engine's folder
+     * @return the store's data file in it
+     */
+    static Path file(Path dir) {
+        return dir.resolve("store.iolab");
+    }
+
     @Override
     public void open(Path dir, Durability durability, Sizing sizing) {
         this.dir = dir;
-        store = Store.open(dir.resolve("store.iolab"),
+        store = Store.open(file(dir),
                 StoreOptions.defaults().withBackend(backend).withDurability(durability));
     }
 
