@@ -169,6 +169,8 @@ public final class Journal implements AutoCloseable {
     private ByteBuffer mapped;
     /** The sequence's 8 bytes, little-endian, for the CRC. */
     private final ByteBuffer seqBytes = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+    /** A write-through frame's header, then zeros for its padding (at most 7 bytes). */
+    private final ByteBuffer throughHeader = ByteBuffer.allocate(Format.FRAME_HEADER + 8).order(ByteOrder.LITTLE_ENDIAN);
     /** The thread sealing the previous segment, or null; set and joined under syncLock. */
     private volatile Thread sealer;
     /** Faults in the active segment's pages ahead of the appender, or null; replaced under syncLock. */
@@ -672,17 +674,23 @@ public final class Journal implements AutoCloseable {
                     throw e;
                 }
                 payload.position(from);
-                for (int i = total; i < need; i++) {
-                    m.put(o + i, (byte) 0);
-                }
-                m.putLong(o + 8, seq);
                 seqBytes.putLong(0, seq);
                 crc.reset();
                 crc.update(seqBytes.array(), 0, 8);
                 crc.update(payload);
                 payload.position(from);
-                m.putInt(o + 4, (int) crc.getValue());
-                INT_LE.setRelease(m, o, total);
+                // padding, then the header (length, CRC, sequence) through the descriptor too: no store into the
+                // mapping, whose dirtied page table entries each sync would clean (TLB shootdowns) and whose fresh
+                // pages each take a fault
+                ByteBuffer h = throughHeader.clear();
+                int pad = (int) need - total;
+                h.putInt(0, total).putInt(4, (int) crc.getValue()).putLong(8, seq);
+                if (pad > 0) {
+                    active.writeThrough(o + total, h.limit(Format.FRAME_HEADER + pad)
+                            .position(Format.FRAME_HEADER));
+                }
+                active.writeThrough(o, h.limit(Format.FRAME_HEADER).position(0));
+                VarHandle.releaseFence();
             } else if (m != null) {
                 // in place: padding, sequence, payload, CRC, and the length last, so a reader of the file never
                 // sees a non-zero length before the rest of the frame
