@@ -93,6 +93,42 @@ final class Cursor implements AutoCloseable {
         }
     }
 
+    /**
+     * Hands {@code visitor} every record from {@link #next()} on up to the tip, in order, until it says stop: runs of
+     * records already in the read buffer in one loop ({@link SegmentCursor#visitBuffered}), the rest through
+     * {@link #advance()}.
+     *
+     * @return the number of records handed out
+     * @throws JournalCorruptedException on a damaged record or a gap between segments
+     */
+    long forEach(RecordVisitor visitor) {
+        long n = 0;
+        for (;;) {
+            if (seg != null && next == expectedInSegment) {
+                Tip tip = journal.tip();
+                long limit = ref == tip.segment() ? tip.end() : ref.sealedEnd >= 0 ? ref.sealedEnd : ref.capacity;
+                long run = seg.visitBuffered(limit, expectedInSegment, visitor);
+                long visited = run < 0 ? -1 - run : run;
+                if (visited > 0) {
+                    expectedInSegment += visited;
+                    next = expectedInSegment;
+                    sequence = seg.sequence();
+                    n += visited;
+                }
+                if (run < 0) {
+                    return n;
+                }
+            }
+            if (!advance()) {
+                return n;
+            }
+            n++;
+            if (!visitor.visit(sequence, seg.payload())) {
+                return n;
+            }
+        }
+    }
+
     @Override
     public void close() {
         if (seg != null) {

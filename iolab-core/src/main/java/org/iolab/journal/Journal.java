@@ -1128,16 +1128,9 @@ public final class Journal implements AutoCloseable {
      * @throws JournalCorruptedException when a damaged record is reached
      */
     public long read(long fromSeq, RecordVisitor visitor) {
-        long n = 0;
         try (Cursor c = new Cursor(this, checkFrom(fromSeq))) {
-            while (c.advance()) {
-                n++;
-                if (!visitor.visit(c.sequence(), c.payload())) {
-                    break;
-                }
-            }
+            return c.forEach(visitor);
         }
-        return n;
     }
 
     /**

@@ -153,6 +153,51 @@ final class SegmentCursor implements AutoCloseable {
         return checked(buf, crcView, readOnly, (int) (pos - bufStart), length);
     }
 
+    /**
+     * Hands {@code visitor} the records from {@link #position()} on while each lies wholly in the read buffer, before
+     * {@code limit}, shorter than {@link #ZERO_COPY_MIN}, with a good CRC and the sequence {@code expected}, then the
+     * next one: the loop of a replay, with the checks of {@link #next} and none of its per-record set-up. It stops
+     * at the first record that is not so (left for {@link #next}, which reads it or reports what is wrong), or when
+     * the visitor says stop; {@link #position()}, {@link #sequence()} and {@link #payload()} then describe the last
+     * record handed out.
+     *
+     * @return the number of records handed out, negative ({@code -1 - n}) when the visitor said stop after {@code n}
+     *         of them ({@code n >= 1})
+     */
+    long visitBuffered(long limit, long expected, RecordVisitor visitor) {
+        long lim = Math.min(Math.min(limit, capacity), knownSize);
+        ByteBuffer b = buf;
+        ByteBuffer v = crcView;
+        long start = bufStart;
+        long bufEnd = bufStart + bufLen;
+        long n = 0;
+        long p = pos;
+        while (p >= start && p + Format.FRAME_HEADER <= Math.min(bufEnd, lim)) {
+            int at = (int) (p - start);
+            int length = b.getInt(at);
+            if (length < Format.FRAME_HEADER || length >= ZERO_COPY_MIN || length > lim - p || p + length > bufEnd) {
+                break;
+            }
+            crc.reset();
+            v.limit(at + length).position(at + 8);
+            crc.update(v);
+            long seq = b.getLong(at + 8);
+            if (b.getInt(at + 4) != (int) crc.getValue() || seq != expected + n) {
+                break;
+            }
+            recordStart = p;
+            sequence = seq;
+            payload = readOnly.slice(at + Format.FRAME_HEADER, length - Format.FRAME_HEADER);
+            p += Format.align(length);
+            pos = p;
+            n++;
+            if (!visitor.visit(seq, payload)) {
+                return -1 - n;
+            }
+        }
+        return n;
+    }
+
     /** Checks the frame of {@code length} bytes at {@code at} of {@code b} and, when good, makes it current. */
     private Status checked(ByteBuffer b, ByteBuffer crcOver, ByteBuffer sliceFrom, int at, int length) {
         int stored = b.getInt(at + 4);

@@ -90,6 +90,36 @@ class JournalContractTest {
 
     @ParameterizedTest
     @EnumSource(Backend.class)
+    void readHandsOutEveryRecordOnceAcrossBuffersAndSegmentsAndStopsWhereTheVisitorSays(Backend backend) {
+        // small records (read in runs from the read buffer), some large ones (read one by one), over several
+        // 256 KiB read buffers and 1 MiB segments, the last one active
+        JournalOptions o = options(backend).withSegmentSize(1 << 20).withDurability(Durability.NONE);
+        int n = 40_000;
+        try (Journal j = Journal.open(tmp, o)) {
+            for (int i = 0; i < n; i++) {
+                j.append(Payloads.of(i, i % 997 == 0 ? 5000 : i % 61));
+            }
+            for (long from : new long[] {0, 1, 12_345, n - 1}) {
+                for (long stopAt : new long[] {from, from + 7, from + 20_000, Long.MAX_VALUE}) {
+                    long[] expect = {from};
+                    long visited = j.read(from, (seq, payload) -> {
+                        assertEquals(expect[0], seq);
+                        byte[] copy = new byte[payload.remaining()];
+                        payload.get(copy);
+                        assertArrayEquals(Payloads.of(seq, seq % 997 == 0 ? 5000 : (int) (seq % 61)), copy);
+                        expect[0]++;
+                        return seq < stopAt;
+                    });
+                    long last = Math.min(stopAt, n - 1);
+                    assertEquals(last - from + 1, visited, "from " + from + " stop at " + stopAt);
+                    assertEquals(last + 1, expect[0]);
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
     void rollsSegmentsAndReopenContinuesTheSequence(Backend backend) {
         JournalOptions o = options(backend).withSegmentSize(4096).withDurability(Durability.NONE);
         int n = 600;
