@@ -660,37 +660,35 @@ public final class Journal implements AutoCloseable {
             if (m != null && need >= WRITE_THROUGH_MIN && prefaulter == null) {
                 // a large frame without a prefaulter ahead (BATCH, ALWAYS): the payload through the file descriptor
                 // (the kernel copies it into the page cache, and this thread takes no page fault for each of its
-                // pages), then padding, sequence, CRC and the length last in the mapping, which shows the payload
-                // already (one page cache). With the prefaulter's pages mapped ahead, a copy costs the same.
+                // pages), then the padding and last the header (length, CRC, sequence) in one 16-byte write, all
+                // through the descriptor: no store into the mapping, whose dirtied page table entries each sync
+                // would clean (TLB shootdowns). With the prefaulter's pages mapped ahead, a copy costs the same.
                 int o = (int) t.end();
                 int from = payload.position();
+                seqBytes.putLong(0, seq);
+                crc.reset();
+                crc.update(seqBytes.array(), 0, 8);
+                crc.update(payload);
+                payload.position(from);
+                ByteBuffer h = throughHeader.clear();
+                int pad = (int) need - total;
+                h.putInt(0, total).putInt(4, (int) crc.getValue()).putLong(8, seq);
                 try {
                     active.writeThrough(o + Format.FRAME_HEADER, payload);
+                    if (pad > 0) {
+                        active.writeThrough(o + total, h.limit(Format.FRAME_HEADER + pad)
+                                .position(Format.FRAME_HEADER));
+                    }
+                    active.writeThrough(o, h.limit(Format.FRAME_HEADER).position(0));
                 } catch (RuntimeException e) {
                     // the bytes may be half in the segment, past the tip: nothing may be appended after them
                     if (failure == null) {
                         failure = e;
                     }
                     throw e;
+                } finally {
+                    payload.position(from);
                 }
-                payload.position(from);
-                seqBytes.putLong(0, seq);
-                crc.reset();
-                crc.update(seqBytes.array(), 0, 8);
-                crc.update(payload);
-                payload.position(from);
-                // padding, then the header (length, CRC, sequence) through the descriptor too: no store into the
-                // mapping, whose dirtied page table entries each sync would clean (TLB shootdowns) and whose fresh
-                // pages each take a fault
-                ByteBuffer h = throughHeader.clear();
-                int pad = (int) need - total;
-                h.putInt(0, total).putInt(4, (int) crc.getValue()).putLong(8, seq);
-                if (pad > 0) {
-                    active.writeThrough(o + total, h.limit(Format.FRAME_HEADER + pad)
-                            .position(Format.FRAME_HEADER));
-                }
-                active.writeThrough(o, h.limit(Format.FRAME_HEADER).position(0));
-                VarHandle.releaseFence();
             } else if (m != null) {
                 // in place: padding, sequence, payload, CRC, and the length last, so a reader of the file never
                 // sees a non-zero length before the rest of the frame

@@ -45,6 +45,8 @@ final class IndexFile {
             long storedBytes) {
         Path idx = of(dataFile);
         Path tmp = idx.resolveSibling(idx.getFileName() + ".tmp");
+        // the old FILE.idx is about to be replaced: its entries must be placed before its mapping goes
+        index.placeAll();
         long total = FIXED + 8L * KeyIndex.SHARDS + 8L * index.size() + 16L * free.count() + 8;
         if (total > Integer.MAX_VALUE - 16) {
             throw new IolabException("cannot write the index checkpoint " + idx + ": " + total
@@ -154,7 +156,7 @@ final class IndexFile {
             long at = FIXED + 8L * KeyIndex.SHARDS;
             long[] h = new long[(int) holes * 2];
             MemorySegment.copy(all, LONG_LE, at + 8 * entries, h, 0, (int) holes * 2);
-            KeyIndex index = KeyIndex.loaded(all.asSlice(at, 8 * entries), bits, counts);
+            KeyIndex index = KeyIndex.loaded(all.asSlice(at, 8 * entries), bits, counts, idx, size);
             return new Loaded(index, h, head.getLong(64), head.getLong(72));
         } catch (NoSuchFileException e) {
             problem[0] = "there is no index checkpoint " + idx;

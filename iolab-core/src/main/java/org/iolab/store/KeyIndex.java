@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.nio.file.Path;
 import java.util.function.LongConsumer;
 import org.iolab.IolabException;
 
@@ -51,8 +52,14 @@ final class KeyIndex {
     /** Each shard's entries. */
     private final int[] counts = new int[SHARDS];
     private int size;
-    /** A checkpoint's entries (little-endian longs), shard by shard, each shard's in its table order; or null. */
-    private MemorySegment base;
+    /**
+     * A checkpoint's entries (little-endian longs), shard by shard, each shard's in its table order (a mapping of
+     * {@link #basePath}); null once every shard is placed ({@link #placeAll}).
+     */
+    private volatile MemorySegment base;
+    private Path basePath;
+    /** The end of {@link #base} in its file. */
+    private long baseEnd;
     /** Where each shard's entries start in {@link #base} (and {@code [SHARDS]} where they end). */
     private int[] baseFrom;
     /** Each not yet placed shard's table length (log2) as checkpointed. */
@@ -70,13 +77,17 @@ final class KeyIndex {
      * @param entries every shard's entries (as {@link #forEachShard} gave them), shard 0 first
      * @param shardBits each shard's table length (log2, {@link #validShard})
      * @param shardCounts each shard's entries
+     * @param from the file {@code entries} map ({@code FILE.idx}), named in errors
+     * @param end the end of {@code entries} in that file (a file cut below it cannot be read)
      */
-    static KeyIndex loaded(MemorySegment entries, byte[] shardBits, int[] shardCounts) {
-        return new KeyIndex(entries, shardBits, shardCounts);
+    static KeyIndex loaded(MemorySegment entries, byte[] shardBits, int[] shardCounts, Path from, long end) {
+        return new KeyIndex(entries, shardBits, shardCounts, from, end);
     }
 
-    private KeyIndex(MemorySegment entries, byte[] shardBits, int[] shardCounts) {
+    private KeyIndex(MemorySegment entries, byte[] shardBits, int[] shardCounts, Path from, long end) {
         base = entries;
+        basePath = from;
+        baseEnd = end;
         baseBits = shardBits;
         baseFrom = new int[SHARDS + 1];
         for (int s = 0; s < SHARDS; s++) {
@@ -120,6 +131,31 @@ final class KeyIndex {
 
     private long[] place(int s) {
         MemorySegment entries = base;
+        if (entries == null) {
+            // every shard was placed before the entries were let go
+            return (long[]) SHARD.getVolatile(shards, s);
+        }
+        try {
+            // the entries are a mapping of FILE.idx: a file cut under it faults (SIGBUS); look before reading
+            if (java.nio.file.Files.size(basePath) < baseEnd) {
+                throw cut(null);
+            }
+            return place(s, entries);
+        } catch (java.io.IOException e) {
+            throw cut(e);
+        } catch (InternalError fault) {
+            // a cut between the look and the reads: the fault is raised as this error, maybe a little later
+            throw cut(fault);
+        }
+    }
+
+    private IolabException cut(Throwable cause) {
+        return new IolabException("cannot read the index checkpoint " + basePath + ": it was changed, cut or"
+                + " deleted while the store was open" + (cause == null ? "" : " (" + cause.getMessage() + ")")
+                + "; close the store and open it again", cause);
+    }
+
+    private long[] place(int s, MemorySegment entries) {
         int from = baseFrom[s];
         int to = baseFrom[s + 1];
         long[] t = new long[1 << baseBits[s]];
@@ -128,7 +164,8 @@ final class KeyIndex {
             long e = entries.getAtIndex(LONG_LE, j);
             if (e == 0 || (int) (e >>> (64 - SHARD_BITS)) != s) {
                 throw new IolabException("index checkpoint entry " + j + " (" + Long.toHexString(e)
-                        + ") does not belong to shard " + s + " (internal error); delete FILE.idx and reopen");
+                        + ") does not belong to shard " + s + " (internal error); delete " + basePath
+                        + " and open the store again");
             }
             int i = home(e, t.length);
             while (t[i] != 0) {
@@ -136,8 +173,9 @@ final class KeyIndex {
             }
             t[i] = e;
         }
-        // the first table published wins: every builder builds the same one from the same entries
-        long[] won = (long[]) SHARD.compareAndExchangeRelease(shards, s, (long[]) null, t);
+        // the first table published wins: every builder builds the same one from the same entries; a volatile
+        // exchange, so a builder that lost also sees the winner's entries
+        long[] won = (long[]) SHARD.compareAndExchange(shards, s, (long[]) null, t);
         return won == null ? t : won;
     }
 
@@ -169,6 +207,16 @@ final class KeyIndex {
         long[] t = shards[pos >>> POS_SHIFT];
         int i = pos & POS_MASK;
         t[i] = (t[i] & ~OFFSET_MASK) | (offset >>> 3);
+    }
+
+    /**
+     * @param hash a key's hash
+     * @return whether its shard has room for one more entry (check before logging a put: {@link #insert} throws
+     *         when it has not)
+     */
+    boolean canInsert(long hash) {
+        int s = shardOf(hash);
+        return counts[s] < maxEntries(MAX_SHARD_BITS);
     }
 
     /** Adds a key known to be absent; readers excluded. */
@@ -229,6 +277,20 @@ final class KeyIndex {
                 i = j;
             }
         }
+    }
+
+    /**
+     * Places every shard not placed yet and lets the checkpoint's entries go (and with them the mapping of a
+     * {@code FILE.idx} a newer checkpoint replaces).
+     */
+    void placeAll() {
+        if (base == null) {
+            return;
+        }
+        for (int s = 0; s < SHARDS; s++) {
+            shard(s);
+        }
+        base = null;
     }
 
     /** Receives a shard's table length and entry count ({@link #forEachShard}). */

@@ -169,14 +169,15 @@ final class Slots {
      * Gives the live slot held in {@code b} at {@code at} a new length (its padding changes; key, value and
      * sequence stay) and a new CRC.
      *
-     * @return false when the padding would not fit the header ({@link #MAX_PAD}); {@code b} is then unchanged
+     * @return false when the padding would not fit the header ({@link #MAX_PAD}) or the slot would pass
+     *         {@link #MAX_SLOT}; {@code b} is then unchanged
      */
     static boolean relength(ByteBuffer b, int at, int slotLength, CRC32C crc) {
         long w0 = b.getLong(at);
         int k = keyLength(w0);
         int v = (int) valueLength(w0);
         int pad = slotLength - HEADER - k - v;
-        if (pad < 0 || pad > MAX_PAD) {
+        if (pad < 0 || pad > MAX_PAD || slotLength > MAX_SLOT) {
             return false;
         }
         long seq = seq(w0, b.getInt(at + 8));

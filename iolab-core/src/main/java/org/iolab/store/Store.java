@@ -711,8 +711,15 @@ public final class Store implements AutoCloseable {
             long len = smallLen + slotLength;
             repairs.add(new StoreReport.Problem(file, offset, "slot of " + slotLength
                     + " bytes dropped with the damage before it", false));
-            free.add(smallOff, (int) len);
-            prevOff = smallOff;
+            long at = smallOff;
+            if (len > Slots.MAX_SLOT) {
+                // no hole may pass the longest slot: the damage becomes a hole of its own first
+                free.add(at, Slots.HEADER);
+                at += Slots.HEADER;
+                len -= Slots.HEADER;
+            }
+            free.add(at, (int) len);
+            prevOff = at;
             prevLen = (int) len;
             prevLive = false;
             smallOff = -1;
@@ -749,7 +756,8 @@ public final class Store implements AutoCloseable {
                 prevOff = at - (int) Math.min(length, Slots.MAX_SLOT);
                 prevLen = 0;
                 prevOff = -1;
-            } else if (prevOff >= 0 && prevOff + prevLen == offset && extendPrevious((int) length)) {
+            } else if (prevOff >= 0 && prevOff + prevLen == offset && prevLen + length <= Slots.MAX_SLOT
+                    && extendPrevious((int) length)) {
                 return true;
             } else {
                 smallOff = offset;
@@ -1074,7 +1082,7 @@ public final class Store implements AutoCloseable {
                 oldOff = index.offsetAt(pos);
                 oldLen = (int) ctx.slotLength;
                 oldKv = ctx.foundKeyLen + ctx.foundValueLen;
-            } else if (index.size() >= KeyIndex.MAX_RECORDS) {
+            } else if (index.size() >= KeyIndex.MAX_RECORDS || !index.canInsert(hash)) {
                 throw new IolabException("store " + file + " is full: it holds " + index.size()
                         + " records, the most one store can index; split the data over several stores");
             }

@@ -16,6 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /** The sharded index against a HashMap, its checkpoint form, and its lazy placing by concurrent readers. */
 class KeyIndexTest {
+    /** Stands for the mapped FILE.idx: it exists (any size will do: the entries above are in memory). */
+    private static final java.nio.file.Path INDEX_FILE = java.nio.file.Path.of(".");
     /** Keys are hashes; a key's slot offset identifies it (the matcher compares offsets). */
     private static int find(KeyIndex index, long hash, long offset) {
         return index.find(hash, o -> o == offset);
@@ -36,7 +38,7 @@ class KeyIndexTest {
             m.setAtIndex(java.lang.foreign.ValueLayout.JAVA_LONG.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN), i,
                     entries.get(i));
         }
-        return KeyIndex.loaded(m, bits, counts);
+        return KeyIndex.loaded(m, bits, counts, INDEX_FILE, 0);
     }
 
     private static List<Long> checkpointForm(KeyIndex index) {

@@ -94,6 +94,95 @@ class StoreFormatTest {
     }
 
     @Test
+    void aSlotNeverGrowsPastTheLongestSlot() {
+        int k = Slots.MAX_KEY;
+        int v = Slots.MAX_VALUE;
+        int length = Slots.needed(k, v);
+        assertEquals(Slots.MAX_SLOT, length);
+        ByteBuffer b = ByteBuffer.allocate(length + 8).order(ByteOrder.LITTLE_ENDIAN);
+        Slots.writeLive(b, 0, length, 5, ByteBuffer.allocate(k), ByteBuffer.allocate(v), new CRC32C());
+        long before = b.getLong(0);
+        // a repair extending it by the 8 bytes of damage after it would make a slot no open accepts
+        assertFalse(Slots.relength(b, 0, length + 8, new CRC32C()));
+        assertEquals(before, b.getLong(0));
+        assertTrue(Slots.checkShape(b.getLong(0), Slots.DATA_START, Slots.DATA_START + length) == null);
+    }
+
+    @Test
+    void aFullIndexShardRefusesThePutBeforeLoggingItAndTheStoreStaysUsable() throws IOException {
+        // keys whose hashes all fall in shard 0 fill it long before the store's record limit
+        long max = (long) ((1L << KeyIndex.MAX_SHARD_BITS) * 0.9);
+        java.util.List<byte[]> keys = new java.util.ArrayList<>();
+        ByteBuffer k = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+        for (long i = 0; keys.size() <= max; i++) {
+            k.putLong(0, i);
+            if (Slots.hash(k, 0, 8) >>> 56 == 0) {
+                keys.add(k.array().clone());
+            }
+        }
+        Path file = tmp.resolve("full.store");
+        byte[] one = {1};
+        try (Store s = Store.open(file, StoreOptions.defaults().withDurability(Durability.NONE))) {
+            for (int i = 0; i < max; i++) {
+                s.put(keys.get(i), one);
+            }
+            byte[] last = keys.get((int) max);
+            IolabException full = assertThrows(IolabException.class, () -> s.put(last, one));
+            assertFalse(full instanceof StoreCorruptedException, full.toString());
+            assertTrue(full.getMessage().contains("full"), full.getMessage());
+            assertFalse(s.contains(last));
+            // not failed: other shards take puts, the full one takes updates and deletes
+            s.put(bytes("elsewhere"), one);
+            s.put(keys.get(0), bytes("updated"));
+            s.delete(keys.get(1));
+            s.put(last, one);
+        }
+        try (Store s = Store.open(file, StoreOptions.defaults().withDurability(Durability.NONE))) {
+            assertEquals(max + 1, s.size());
+            assertArrayEquals(bytes("updated"), s.get(keys.get(0)));
+            assertTrue(s.contains(keys.get((int) max)));
+        }
+    }
+
+    @Test
+    void aCheckpointCutWhileTheStoreIsOpenIsAnIolabErrorAndTheNextOpenRebuildsTheIndex() throws IOException {
+        Path file = tmp.resolve("cut-idx.store");
+        try (Store s = Store.open(file, StoreOptions.defaults().withDurability(Durability.NONE))) {
+            for (int i = 0; i < 5000; i++) {
+                s.put(bytes("k" + i), bytes("v" + i));
+            }
+        }
+        Store s = Store.open(file, StoreOptions.defaults().withDurability(Durability.NONE));
+        try {
+            try (FileChannel ch = FileChannel.open(IndexFile.of(file), StandardOpenOption.WRITE)) {
+                ch.truncate(0);
+            }
+            int failed = 0;
+            for (int i = 0; i < 5000; i++) {
+                try {
+                    byte[] v = s.get(bytes("k" + i));
+                    assertArrayEquals(bytes("v" + i), v);
+                } catch (IolabException e) {
+                    assertTrue(e.getMessage().contains(IndexFile.of(file).toString()), e.getMessage());
+                    failed++;
+                }
+            }
+            assertTrue(failed > 0, "every get succeeded from a cut checkpoint");
+        } finally {
+            try {
+                s.close();
+            } catch (IolabException e) {
+                // the checkpoint of the close cannot read the cut entries either
+                assertTrue(e.getMessage().contains(IndexFile.of(file).toString()), e.getMessage());
+            }
+        }
+        try (Store again = Store.open(file, StoreOptions.defaults().withDurability(Durability.NONE))) {
+            assertEquals(5000, again.size());
+            assertArrayEquals(bytes("v4999"), again.get(bytes("k4999")));
+        }
+    }
+
+    @Test
     void aFileOfAnotherFormatVersionIsRefusedByNameAndLeftUnchanged() throws IOException {
         Path file = tmp.resolve("old.store");
         try (Store s = Store.open(file, StoreOptions.defaults().withBackend(Backend.RANDOM_ACCESS_FILE))) {
