@@ -92,6 +92,23 @@ final class Scanner {
     }
 
     /**
+     * Makes {@code [pos, pos + n)} readable in {@link #buffer()}, reading ahead in chunks: reads at increasing
+     * offsets (a check of index entries in file order) read each chunk once.
+     *
+     * @param end where the file's data ends ({@code pos + n <= end})
+     * @return the index of {@code pos} in {@link #buffer()}
+     */
+    int read(long pos, int n, long end) {
+        this.limit = end;
+        return ensure(pos, n);
+    }
+
+    /** @return the buffer {@link #read} made readable (until the next read or walk) */
+    ByteBuffer buffer() {
+        return buf;
+    }
+
+    /**
      * Walks {@code [from, limit)}.
      *
      * @return where the data ends: {@code limit}, or the offset of a zero header word with {@link Policy#zeroEnds},
