@@ -117,7 +117,7 @@ import org.iolab.storage.StorageFile;
  * only once its operation is durable in the redo log, so the replay moves its entry. An entry that points at a
  * hole or at another key's record proves that the redo log lost operations the data file holds (a segment cut,
  * zeroed or deleted after they were acknowledged): the open throws {@link StoreCorruptedException} before it
- * writes anything.
+ * writes anything, and {@link #repair} rebuilds the index from the data file, keeping them.
  *
  * <h2>What the format assumes</h2>
  * Nothing about sector atomicity: a torn header write leaves the other header copy; a torn or lost slot write
@@ -344,18 +344,24 @@ public final class Store implements AutoCloseable {
         // synced), so the data file holds every operation and the scan below keeps them all; trusting this older
         // header's checkpoint sequence would drop every later record as never acknowledged
         boolean redoWasUsed = !records.isEmpty() || h.redoFlag() && hasSegments();
-        if (redoWasUsed && repairs == null && loadCheckpoint(h)) {
+        boolean checkpointed = redoWasUsed && loadCheckpoint(h);
+        // repair: the data file is ahead of a redo log that lost operations (acknowledged ones)
+        boolean dataAhead = checkpointed && repairs != null && logLostOperations(records);
+        if (checkpointed && repairs == null) {
             replayOverCheckpoint(records);
         } else if (redoWasUsed) {
             for (ByteBuffer r : records) {
-                redoWrites(Redo.Op.decode(r, walDir));
+                redoWrites(Redo.Op.decode(r, walDir), dataAhead);
             }
             long replayed = lastSeq;
             lastSeq = h.checkpointSeq();
             long end = Math.max(dataEnd, h.dataEnd());
             resetState();
-            long found = scan(Slots.DATA_START, Math.min(end, data.size()),
-                    new Scanner.Policy(Long.MAX_VALUE, true, h.checkpointSeq(), replayed, repairs != null));
+            // the records of operations after the log's last one: never acknowledged (holes), unless the log lost
+            // them; then they are kept, the newest of each key, up to a zero header word after the replayed data
+            long found = scan(Slots.DATA_START, dataAhead ? data.size() : Math.min(end, data.size()),
+                    new Scanner.Policy(dataAhead ? end : Long.MAX_VALUE, true, h.checkpointSeq(),
+                            dataAhead ? Long.MAX_VALUE : replayed, repairs != null));
             lastSeq = Math.max(lastSeq, replayed);
             dataEnd = found;
         } else {
@@ -559,7 +565,7 @@ public final class Store implements AutoCloseable {
             throw new StoreCorruptedException(file, found.damaged().offset(), found.damaged().what());
         }
         for (Redo.Op op : ops) {
-            redoWrites(op);
+            redoWrites(op, false);
         }
         liveBytes = model.liveBytes();
         storedBytes = model.storedBytes();
@@ -567,20 +573,61 @@ public final class Store implements AutoCloseable {
         lastSeq = model.lastSeq();
     }
 
-    /** Redoes one logged operation's writes: its slot bytes, its remainder hole and its free. */
-    private void redoWrites(Redo.Op r) {
+    /**
+     * Repair, with a valid checkpoint: whether the redo log lost operations the data file holds ({@link RedoReplay}
+     * on the checkpoint, which is then dropped); reports it.
+     */
+    private boolean logLostOperations(List<ByteBuffer> records) {
+        RedoReplay model = new RedoReplay(file, index, free, liveBytes, storedBytes, dataEnd, lastSeq);
+        try {
+            for (ByteBuffer r : records) {
+                model.apply(Redo.Op.decode(r, walDir));
+            }
+        } catch (StoreCorruptedException e) {
+            // the log does not fit the checkpoint: the scan decides, as without one
+            return false;
+        }
+        RedoReplay.Finding lost = model.check(data, map).lost();
+        if (lost == null) {
+            return false;
+        }
+        repairs.add(new StoreReport.Problem(file, lost.offset(), lost.what() + "; the index was rebuilt from the"
+                + " data file, keeping the newest record of each key", false));
+        return true;
+    }
+
+    /**
+     * Redoes one logged operation's writes: its slot bytes, its remainder hole and its free. With {@code keepNewer}
+     * (the log lost later operations the data file holds), a write whose place holds a slot header of a later
+     * operation is skipped: that operation reused the place.
+     */
+    private void redoWrites(Redo.Op r, boolean keepNewer) {
         long seq = r.seq();
         if (r.op() == Redo.PUT) {
-            writeSlot(r.off(), r.slot(), 0, r.n());
-            if (r.remOff() >= 0) {
+            if (!keepNewer || !newerOnDisk(r.off(), seq)) {
+                writeSlot(r.off(), r.slot(), 0, r.n());
+            }
+            if (r.remOff() >= 0 && (!keepNewer || !newerOnDisk(r.remOff(), seq))) {
                 writeFree(r.remOff(), r.remLen(), seq);
             }
         }
-        if (r.freedOff() >= 0) {
+        if (r.freedOff() >= 0 && (!keepNewer || !newerOnDisk(r.freedOff(), seq))) {
             writeFree(r.freedOff(), r.freedLen(), seq);
         }
         dataEnd = r.end();
         lastSeq = seq;
+    }
+
+    /** @return whether a plausible slot header with a sequence above {@code seq} starts at {@code off} */
+    private boolean newerOnDisk(long off, long seq) {
+        long size = data.size();
+        if (off + Slots.HEADER > size) {
+            return false;
+        }
+        ByteBuffer h = fbuf.clear();
+        data.read(off, h);
+        long w0 = h.getLong(0);
+        return w0 != 0 && Slots.checkShape(w0, off, size) == null && Slots.seq(w0, h.getInt(8)) > seq;
     }
 
     /** Rebuilds index and free space from the slots in {@code [from, end)}; returns where the data ends. */
@@ -1612,7 +1659,9 @@ public final class Store implements AutoCloseable {
     /**
      * Repairs a store: replays its redo log (up to its first damage, which is reported), then rebuilds the index by
      * a scan that drops only damaged records (their bytes become holes) and reports them, and leaves a clean,
-     * checkpointed store. Takes the writer's lock.
+     * checkpointed store. When the redo log lost operations the data file holds (see {@link #verify}), the replay
+     * skips every write whose place a later operation reused and the scan keeps every record, the newest of each
+     * key, and the loss is reported. Takes the writer's lock.
      *
      * @param file the data file
      * @return the problems found and dropped
