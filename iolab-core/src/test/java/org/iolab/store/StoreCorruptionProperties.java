@@ -377,7 +377,7 @@ class StoreCorruptionProperties {
         HEADER_B,
         /** {@code FILE.idx}. */
         INDEX,
-        /** A redo segment. */
+        /** A redo segment, up to 64 bytes after its last byte that is not zero (its header and records). */
         REDO
     }
 
@@ -387,7 +387,7 @@ class StoreCorruptionProperties {
         DATA,
         /** {@code FILE.idx}. */
         INDEX,
-        /** A redo segment. */
+        /** A redo segment (truncated up to its last byte that is not zero). */
         REDO
     }
 
@@ -730,7 +730,9 @@ class StoreCorruptionProperties {
                         return "no " + t.target + " file to truncate";
                     }
                     long size = fileSize(target);
-                    long at = pick(t.at, 0, size);
+                    // a redo segment is preallocated: a cut anywhere in it would mostly cut zeros after its records,
+                    // and never lose an acknowledged operation
+                    long at = pick(t.at, 0, t.target == Target.REDO ? written(target) : size);
                     if (at < 0) {
                         return "nothing to truncate";
                     }
@@ -836,7 +838,9 @@ class StoreCorruptionProperties {
                         yield null;
                     }
                     int which = Math.floorMod(pick, segs.size());
-                    yield new long[] {2, 0, fileSize(segs.get(which)), which};
+                    // the records and a few of the preallocated zeros after them, not mostly those zeros
+                    Path seg = segs.get(which);
+                    yield new long[] {2, 0, Math.min(fileSize(seg), written(seg) + 64), which};
                 }
             };
         }
@@ -861,6 +865,16 @@ class StoreCorruptionProperties {
                     yield segs.isEmpty() ? null : segs.get(Math.floorMod(pick, segs.size()));
                 }
             };
+        }
+
+        /** @return the length of {@code f} up to its last byte that is not zero */
+        private static long written(Path f) {
+            byte[] bytes = readBytes(f);
+            int end = bytes.length;
+            while (end > 0 && bytes[end - 1] == 0) {
+                end--;
+            }
+            return end;
         }
 
         private int length(LengthKind kind, int random, long at) {
