@@ -29,8 +29,21 @@ final class IndexFile {
     private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
-    /** A loaded checkpoint. */
+    /**
+     * A loaded checkpoint.
+     *
+     * @param index its index
+     * @param holes its holes: offset, length, offset, length... (each one checked against the data end)
+     * @param liveBytes live key and value bytes
+     * @param storedBytes live slot bytes
+     */
     record Loaded(KeyIndex index, long[] holes, long liveBytes, long storedBytes) {
+        /** Adds the holes to {@code free}. */
+        void addHoles(FreeSpace free) {
+            for (int i = 0; i < holes.length; i += 2) {
+                free.add(holes[i], (int) holes[i + 1]);
+            }
+        }
     }
 
     private IndexFile() {
@@ -156,6 +169,15 @@ final class IndexFile {
             long at = FIXED + 8L * KeyIndex.SHARDS;
             long[] h = new long[(int) holes * 2];
             MemorySegment.copy(all, LONG_LE, at + 8 * entries, h, 0, (int) holes * 2);
+            for (int i = 0; i < h.length; i += 2) {
+                long off = h[i];
+                long len = h[i + 1];
+                if (off < Slots.DATA_START || off % 8 != 0 || len < Slots.HEADER || len % 8 != 0
+                        || len > Slots.MAX_SLOT || off + len > header.dataEnd()) {
+                    problem[0] = "the index checkpoint's hole " + (i / 2) + " (" + off + "+" + len + ") is impossible";
+                    return null;
+                }
+            }
             KeyIndex index = KeyIndex.loaded(all.asSlice(at, 8 * entries), bits, counts, idx, size);
             return new Loaded(index, h, head.getLong(64), head.getLong(72));
         } catch (NoSuchFileException e) {

@@ -92,10 +92,28 @@ final class Scanner {
     }
 
     /**
+     * Makes {@code [pos, pos + n)} readable in {@link #buffer()}, reading ahead in chunks: reads at increasing
+     * offsets (a check of index entries in file order) read each chunk once.
+     *
+     * @param end where the file's data ends ({@code pos + n <= end})
+     * @return the index of {@code pos} in {@link #buffer()}
+     */
+    int read(long pos, int n, long end) {
+        this.limit = end;
+        return ensure(pos, n);
+    }
+
+    /** @return the buffer {@link #read} made readable (until the next read or walk) */
+    ByteBuffer buffer() {
+        return buf;
+    }
+
+    /**
      * Walks {@code [from, limit)}.
      *
      * @return where the data ends: {@code limit}, or the offset of a zero header word with {@link Policy#zeroEnds},
-     *         or the offset of damage the sink stopped at
+     *         or the offset of damage the sink stopped at, or (with {@link Policy#resync}) the end of a last record
+     *         whose padding is cut off by {@code limit}
      */
     long walk(long from, long end, Policy policy, Sink sink) {
         this.limit = end;
@@ -113,6 +131,13 @@ final class Scanner {
             // after a crash inside a free-header write or a slot write into a hole, the first word (written whole)
             // still says where the hole ends; the rest is checked by the CRC
             String shape = Slots.checkShape(w0, pos, end);
+            if (shape != null && policy.resync() && wholeBeforeEnd(w0, pos, end, seq, policy)) {
+                // a file cut inside the last record's padding, which no CRC covers: the record itself is whole
+                at = ensure(pos, Slots.HEADER + Slots.keyAndValue(w0));
+                sink.live(pos, (int) Slots.slotLength(w0), seq, buf, at, Slots.keyLength(w0),
+                        (int) Slots.valueLength(w0));
+                return pos + Slots.slotLength(w0);
+            }
             if (shape != null) {
                 if (!policy.resync()) {
                     sink.damaged(pos, 0, shape);
@@ -164,6 +189,20 @@ final class Scanner {
             }
         }
         return pos;
+    }
+
+    /**
+     * @return whether the slot at {@code pos}, which runs past {@code end}, is a live record whose header, key and
+     *         value end before it with a valid CRC (only its padding is missing)
+     */
+    private boolean wholeBeforeEnd(long w0, long pos, long end, long seq, Policy policy) {
+        if (Slots.checkShape(w0, pos, Slots.MAX_FILE) != null || Slots.type(w0) != Slots.LIVE
+                || pos + Slots.HEADER + Slots.keyAndValue(w0) > end || seq > policy.maxSeq()) {
+            return false;
+        }
+        int kv = Slots.keyAndValue(w0);
+        int at = ensure(pos, Slots.HEADER + kv);
+        return Slots.storedCrc(buf, at) == Slots.crc(crc, buf, at, kv);
     }
 
     /** @return the next offset from {@code pos} (8-aligned) where a valid slot starts, or {@code end} */

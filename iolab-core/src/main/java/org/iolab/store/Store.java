@@ -109,8 +109,15 @@ import org.iolab.storage.StorageFile;
  * A checkpoint (on close, {@link #sync()} at NONE, when the redo log passes {@link StoreOptions#redoLimit()}, after
  * {@link #compact()}) writes the free headers of the holes, fsyncs the data file, writes {@code FILE.idx}, writes
  * the header (clean) and empties the redo log. Recovery (an open after an unclean stop) loads the checkpoint,
- * replays every redo record after it (slot bytes at their offsets, frees), rewrites the holes' headers, cuts the
- * file at the data end and checkpoints; at NONE it scans the data file instead.
+ * applies every redo record after it to the index and the free space, checks that every index entry then points at
+ * a live record of its key with a valid CRC (one a redo record writes, or one on disk), and only then writes the
+ * records' slot bytes at their offsets and their frees, rewrites the holes' headers, cuts the file at the data end
+ * and checkpoints; at NONE (or without a valid checkpoint) it scans the data file instead. The check costs a read of
+ * every record, after an unclean stop only. No crash fails it: a checkpointed record is freed on disk, and reused,
+ * only once its operation is durable in the redo log, so the replay moves its entry. An entry that points at a
+ * hole or at another key's record proves that the redo log lost operations the data file holds (a segment cut,
+ * zeroed or deleted after they were acknowledged): the open throws {@link StoreCorruptedException} before it
+ * writes anything, and {@link #repair} rebuilds the index from the data file, keeping them.
  *
  * <h2>What the format assumes</h2>
  * Nothing about sector atomicity: a torn header write leaves the other header copy; a torn or lost slot write
@@ -118,8 +125,8 @@ import org.iolab.storage.StorageFile;
  * is above the last logged one, or its hole is rewritten from the index checkpoint). A process crash is assumed
  * to keep every completed write in the page cache, in order, and to cut a write only between aligned 8-byte words
  * (the first header word is always written whole). Damage that none of this explains — a failed CRC or an
- * impossible length in checkpointed data, an index entry pointing to no record — throws
- * {@link StoreCorruptedException} naming the file and the offset.
+ * impossible length in checkpointed data, an index entry pointing to no record, a redo log that lost acknowledged
+ * operations — throws {@link StoreCorruptedException} naming the file and the offset.
  *
  * <h2>Concurrency</h2>
  * One writer per file: {@link #open} takes an exclusive lock on {@code FILE.lock}; a second writer, in this process
@@ -225,7 +232,8 @@ public final class Store implements AutoCloseable {
      * @param options backend, durability, batch thresholds, checkpoint
      * @return the open store; close it
      * @throws StoreLockedException when another writer holds the store
-     * @throws StoreCorruptedException when the data file holds damage no crash explains
+     * @throws StoreCorruptedException when the data file holds damage no crash explains, or the redo log lost
+     *         operations the data file holds
      */
     public static Store open(Path file, StoreOptions options) {
         Path f = file.toAbsolutePath();
@@ -336,21 +344,25 @@ public final class Store implements AutoCloseable {
         // synced), so the data file holds every operation and the scan below keeps them all; trusting this older
         // header's checkpoint sequence would drop every later record as never acknowledged
         boolean redoWasUsed = !records.isEmpty() || h.redoFlag() && hasSegments();
-        if (redoWasUsed && repairs == null && loadCheckpoint(h)) {
-            for (ByteBuffer r : records) {
-                replay(r, true);
-            }
+        boolean checkpointed = redoWasUsed && loadCheckpoint(h);
+        // repair: the data file is ahead of a redo log that lost operations (acknowledged ones)
+        boolean dataAhead = checkpointed && repairs != null && logLostOperations(records);
+        if (checkpointed && repairs == null) {
+            replayOverCheckpoint(records);
         } else if (redoWasUsed) {
             for (ByteBuffer r : records) {
-                replay(r, false);
+                redoWrites(Redo.Op.decode(r, walDir), dataAhead);
             }
-            long maxSeq = lastSeq;
+            long replayed = lastSeq;
             lastSeq = h.checkpointSeq();
             long end = Math.max(dataEnd, h.dataEnd());
             resetState();
-            long found = scan(Slots.DATA_START, Math.min(end, data.size()),
-                    new Scanner.Policy(Long.MAX_VALUE, true, h.checkpointSeq(), maxSeq, repairs != null));
-            lastSeq = Math.max(lastSeq, maxSeq);
+            // the records of operations after the log's last one: never acknowledged (holes), unless the log lost
+            // them; then they are kept, the newest of each key, up to a zero header word after the replayed data
+            long found = scan(Slots.DATA_START, dataAhead ? data.size() : Math.min(end, data.size()),
+                    new Scanner.Policy(dataAhead ? end : Long.MAX_VALUE, true, h.checkpointSeq(),
+                            dataAhead ? Long.MAX_VALUE : replayed, repairs != null));
+            lastSeq = Math.max(lastSeq, replayed);
             dataEnd = found;
         } else {
             resetState();
@@ -448,17 +460,7 @@ public final class Store implements AutoCloseable {
         if (c == null) {
             return false;
         }
-        long[] holes = c.holes();
-        for (int i = 0; i < holes.length; i += 2) {
-            long off = holes[i];
-            long len = holes[i + 1];
-            if (off < Slots.DATA_START || off % 8 != 0 || len < Slots.HEADER || len % 8 != 0 || len > Slots.MAX_SLOT
-                    || off + len > h.dataEnd()) {
-                free.clear();
-                return false;
-            }
-            free.add(off, (int) len);
-        }
+        c.addHoles(free);
         index = c.index();
         liveBytes = c.liveBytes();
         storedBytes = c.storedBytes();
@@ -493,26 +495,7 @@ public final class Store implements AutoCloseable {
     private void readRedo(long cpSeq, List<ByteBuffer> out) {
         Journal j = Journal.open(walDir, options.journalOptions());
         try {
-            long[] expect = {cpSeq + 1};
-            j.read(0, (jseq, payload) -> {
-                payload.order(ByteOrder.LITTLE_ENDIAN);
-                if (payload.remaining() < Redo.HEADER) {
-                    throw new StoreCorruptedException(walDir, jseq, "redo record " + jseq + " is too short");
-                }
-                long seq = payload.getLong(payload.position() + 8);
-                if (seq <= cpSeq) {
-                    return true;
-                }
-                if (seq != expect[0]) {
-                    throw new StoreCorruptedException(walDir, jseq, "redo record " + jseq + " has sequence " + seq
-                            + ", expected " + expect[0]);
-                }
-                expect[0]++;
-                ByteBuffer copy = ByteBuffer.allocate(payload.remaining()).order(ByteOrder.LITTLE_ENDIAN);
-                copy.put(payload).flip();
-                out.add(copy);
-                return true;
-            });
+            Redo.read(j, cpSeq, walDir, out);
         } finally {
             j.close();
         }
@@ -522,7 +505,7 @@ public final class Store implements AutoCloseable {
         return hasSegments(walDir);
     }
 
-    private static boolean hasSegments(Path walDir) {
+    static boolean hasSegments(Path walDir) {
         if (!Files.isDirectory(walDir)) {
             return false;
         }
@@ -557,77 +540,94 @@ public final class Store implements AutoCloseable {
     }
 
     /**
-     * Redoes one logged operation: its slot bytes, its remainder hole and its free; with {@code logical}, also
-     * updates the index and the free space (which hold the checkpoint).
+     * Replays the redo records over the checkpoint just loaded: first their effect on the index and the free space
+     * ({@link RedoReplay}), then a check of every index entry against the data file, and only then their writes. A
+     * failed check throws before anything is written: the data file keeps what the log lost, for a repair.
+     *
+     * @throws StoreCorruptedException when an index entry points at a hole or another key's record (the redo log
+     *         lost operations) or at no valid slot (damage)
      */
-    private void replay(ByteBuffer r, boolean logical) {
-        int op = r.get(0);
-        int n = r.getInt(4);
-        long seq = r.getLong(8);
-        long off = r.getLong(16);
-        long remOff = r.getLong(24);
-        int remLen = r.getInt(32);
-        int freedLen = r.getInt(36);
-        long freedOff = r.getLong(40);
-        int slotLen = r.getInt(48);
-        int freedKv = r.getInt(52);
-        long end = r.getLong(56);
-        long hash = r.getLong(64);
-        if ((op != Redo.PUT && op != Redo.DELETE) || r.limit() != Redo.HEADER + n || end > Slots.MAX_FILE
-                || end < Slots.DATA_START) {
-            throw new StoreCorruptedException(walDir, seq, "redo record of sequence " + seq + " is malformed");
+    private void replayOverCheckpoint(List<ByteBuffer> records) {
+        List<Redo.Op> ops = new ArrayList<>(records.size());
+        RedoReplay model = new RedoReplay(file, index, free, liveBytes, storedBytes, dataEnd, lastSeq);
+        for (ByteBuffer r : records) {
+            Redo.Op op = Redo.Op.decode(r, walDir);
+            model.apply(op);
+            ops.add(op);
         }
-        if (op == Redo.PUT) {
-            if (off < Slots.DATA_START || off + slotLen > end || n < Slots.HEADER || n > slotLen) {
-                throw new StoreCorruptedException(walDir, seq, "redo record of sequence " + seq
-                        + " has an impossible slot " + off + "+" + slotLen);
-            }
-            if (logical && off < dataEnd && free.remove(off) < 0) {
-                throw new StoreCorruptedException(file, off, "redo record of sequence " + seq
-                        + " writes a slot where the checkpoint has no hole");
-            }
-            ByteBuffer slot = r.slice(Redo.HEADER, n).order(ByteOrder.LITTLE_ENDIAN);
-            int kv = Slots.keyAndValue(slot.getLong(0));
-            writeSlot(off, slot, 0, n);
-            if (remOff >= 0) {
-                writeFree(remOff, remLen, seq);
-                if (logical) {
-                    free.add(remOff, remLen);
-                }
-            }
-            if (logical) {
-                if (freedOff >= 0) {
-                    int pos = index.find(hash, o -> o == freedOff);
-                    if (pos < 0) {
-                        throw new StoreCorruptedException(file, freedOff, "redo record of sequence " + seq
-                                + " frees a slot the index does not hold");
-                    }
-                    index.setOffset(pos, off);
-                } else {
-                    index.insert(hash, off);
-                }
-                liveBytes += kv;
-                storedBytes += slotLen;
-            }
+        RedoReplay.Found found = model.check(data, map);
+        if (found.lost() != null) {
+            throw new StoreCorruptedException(file, found.lost().offset(), found.lost().what()
+                    + "; nothing was replayed", "run 'iolab store repair " + file + "' to rebuild the index from the"
+                    + " data file, which keeps those operations (the newest record of each key)");
         }
-        if (freedOff >= 0) {
-            writeFree(freedOff, freedLen, seq);
-            if (logical) {
-                if (op == Redo.DELETE) {
-                    int pos = index.find(hash, o -> o == freedOff);
-                    if (pos < 0) {
-                        throw new StoreCorruptedException(file, freedOff, "redo record of sequence " + seq
-                                + " deletes a slot the index does not hold");
-                    }
-                    index.removeAt(pos);
-                }
-                liveBytes -= freedKv;
-                storedBytes -= freedLen;
-                free.add(freedOff, freedLen);
+        if (found.damaged() != null) {
+            throw new StoreCorruptedException(file, found.damaged().offset(), found.damaged().what());
+        }
+        for (Redo.Op op : ops) {
+            redoWrites(op, false);
+        }
+        liveBytes = model.liveBytes();
+        storedBytes = model.storedBytes();
+        dataEnd = model.dataEnd();
+        lastSeq = model.lastSeq();
+    }
+
+    /**
+     * Repair, with a valid checkpoint: whether the redo log lost operations the data file holds ({@link RedoReplay}
+     * on the checkpoint, which is then dropped); reports it.
+     */
+    private boolean logLostOperations(List<ByteBuffer> records) {
+        RedoReplay model = new RedoReplay(file, index, free, liveBytes, storedBytes, dataEnd, lastSeq);
+        try {
+            for (ByteBuffer r : records) {
+                model.apply(Redo.Op.decode(r, walDir));
+            }
+        } catch (StoreCorruptedException e) {
+            // the log does not fit the checkpoint: the scan decides, as without one
+            return false;
+        }
+        RedoReplay.Finding lost = model.check(data, map).lost();
+        if (lost == null) {
+            return false;
+        }
+        repairs.add(new StoreReport.Problem(file, lost.offset(), lost.what() + "; the index was rebuilt from the"
+                + " data file, keeping the newest record of each key", false));
+        return true;
+    }
+
+    /**
+     * Redoes one logged operation's writes: its slot bytes, its remainder hole and its free. With {@code keepNewer}
+     * (the log lost later operations the data file holds), a write whose place holds a slot header of a later
+     * operation is skipped: that operation reused the place.
+     */
+    private void redoWrites(Redo.Op r, boolean keepNewer) {
+        long seq = r.seq();
+        if (r.op() == Redo.PUT) {
+            if (!keepNewer || !newerOnDisk(r.off(), seq)) {
+                writeSlot(r.off(), r.slot(), 0, r.n());
+            }
+            if (r.remOff() >= 0 && (!keepNewer || !newerOnDisk(r.remOff(), seq))) {
+                writeFree(r.remOff(), r.remLen(), seq);
             }
         }
-        dataEnd = end;
+        if (r.freedOff() >= 0 && (!keepNewer || !newerOnDisk(r.freedOff(), seq))) {
+            writeFree(r.freedOff(), r.freedLen(), seq);
+        }
+        dataEnd = r.end();
         lastSeq = seq;
+    }
+
+    /** @return whether a plausible slot header with a sequence above {@code seq} starts at {@code off} */
+    private boolean newerOnDisk(long off, long seq) {
+        long size = data.size();
+        if (off + Slots.HEADER > size) {
+            return false;
+        }
+        ByteBuffer h = fbuf.clear();
+        data.read(off, h);
+        long w0 = h.getLong(0);
+        return w0 != 0 && Slots.checkShape(w0, off, size) == null && Slots.seq(w0, h.getInt(8)) > seq;
     }
 
     /** Rebuilds index and free space from the slots in {@code [from, end)}; returns where the data ends. */
@@ -1653,7 +1653,9 @@ public final class Store implements AutoCloseable {
 
     /**
      * Checks a store without changing anything (and without its lock): both header copies, the index checkpoint,
-     * the redo log, and every slot's shape and CRC.
+     * the redo log, and every slot's shape and CRC; after an unclean stop, also what the next open checks after
+     * its replay: that every entry of the index the checkpoint and the redo log give points at a live record of its
+     * key (not at a hole or another key's record, which shows that the redo log lost operations).
      *
      * @param file the data file
      * @return every problem found
@@ -1665,7 +1667,9 @@ public final class Store implements AutoCloseable {
     /**
      * Repairs a store: replays its redo log (up to its first damage, which is reported), then rebuilds the index by
      * a scan that drops only damaged records (their bytes become holes) and reports them, and leaves a clean,
-     * checkpointed store. Takes the writer's lock.
+     * checkpointed store. When the redo log lost operations the data file holds (see {@link #verify}), the replay
+     * skips every write whose place a later operation reused and the scan keeps every record, the newest of each
+     * key, and the loss is reported. Takes the writer's lock.
      *
      * @param file the data file
      * @return the problems found and dropped

@@ -5,8 +5,9 @@ import org.iolab.IolabException;
 
 /**
  * A store file holds bytes that no crash can explain where a record or header must be: a failed CRC, an
- * impossible length or type in checkpointed data, or an index entry that points to no record. The message names
- * the file, the offset and what to do.
+ * impossible length or type in checkpointed data, an index entry that points to no record, or (after a redo replay)
+ * an index entry that points to a hole or another key's record because the redo log lost operations the data file
+ * holds. The message names the file, the offset and what to do.
  */
 public final class StoreCorruptedException extends IolabException {
     private static final long serialVersionUID = 1L;
@@ -24,9 +25,18 @@ public final class StoreCorruptedException extends IolabException {
      * @param what what is wrong there
      */
     public StoreCorruptedException(Path file, long offset, String what) {
-        super("store corrupted: " + file + " at offset " + offset + ": " + what + "; run 'iolab store verify "
-                + file + "' for a full report and 'iolab store repair " + file
-                + "' to drop the damaged records (they are lost) and keep the rest");
+        this(file, offset, what, "run 'iolab store verify " + file + "' for a full report and 'iolab store repair "
+                + file + "' to drop the damaged records (they are lost) and keep the rest");
+    }
+
+    /**
+     * @param file the damaged file
+     * @param offset the byte offset of the damage
+     * @param what what is wrong there
+     * @param advice what to do (the message's end)
+     */
+    StoreCorruptedException(Path file, long offset, String what, String advice) {
+        super("store corrupted: " + file + " at offset " + offset + ": " + what + "; " + advice);
         this.file = file;
         this.offset = offset;
         this.what = what;

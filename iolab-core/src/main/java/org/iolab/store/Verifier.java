@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 import org.iolab.IolabException;
 import org.iolab.journal.Journal;
 import org.iolab.journal.JournalOptions;
@@ -59,11 +58,15 @@ final class Verifier {
                 }
             }
             Header h = a == null || (b != null && b.generation() > a.generation()) ? b : a;
-            long redo = redoRecords(file, h.checkpointSeq(), problems);
+            List<ByteBuffer> records = redoRecords(file, h.checkpointSeq(), problems);
+            long redo = records == null ? 0 : records.size();
             boolean clean = h.clean() && redo == 0;
             if (!clean) {
                 problems.add(new StoreReport.Problem(file, 0, "not closed cleanly (" + redo
                         + " operations in the redo log); the next open recovers", true));
+                if (records != null && (redo > 0 || h.redoFlag() && Store.hasSegments(wal(file)))) {
+                    checkReplay(file, f, h, records, problems);
+                }
             } else {
                 String[] why = new String[1];
                 if (IndexFile.load(file, h, why) == null) {
@@ -111,39 +114,74 @@ final class Verifier {
         return true;
     }
 
-    private static long redoRecords(Path file, long cpSeq, List<StoreReport.Problem> problems) {
-        Path wal = file.resolveSibling(file.getFileName() + ".wal");
-        if (!Files.isDirectory(wal)) {
-            return 0;
+    private static Path wal(Path file) {
+        return file.resolveSibling(file.getFileName() + ".wal");
+    }
+
+    /**
+     * What an open does after an unclean stop when the redo log was in use and the index checkpoint is valid: the
+     * replay's effect on the index ({@link RedoReplay}), then the check of every entry; reports what they find.
+     */
+    private static void checkReplay(Path file, StorageFile f, Header h, List<ByteBuffer> records,
+            List<StoreReport.Problem> problems) {
+        IndexFile.Loaded c = IndexFile.load(file, h, new String[1]);
+        if (c == null) {
+            // the open rebuilds the index by a scan, which the walk below models
+            return;
         }
-        try (Stream<Path> s = Files.list(wal)) {
-            if (s.noneMatch(p -> p.getFileName().toString().endsWith(".seg"))) {
-                return 0;
+        FreeSpace free = new FreeSpace();
+        c.addHoles(free);
+        RedoReplay model = new RedoReplay(file, c.index(), free, c.liveBytes(), c.storedBytes(), h.dataEnd(),
+                h.checkpointSeq());
+        try {
+            for (ByteBuffer r : records) {
+                model.apply(Redo.Op.decode(r, wal(file)));
             }
-        } catch (java.io.IOException e) {
-            throw IolabException.io("list the redo log", wal, e);
+        } catch (StoreCorruptedException e) {
+            problems.add(new StoreReport.Problem(e.file(), e.offset(), e.what(), false));
+            return;
+        }
+        RedoReplay.Found found = model.check(f, null);
+        if (found.lost() != null) {
+            problems.add(new StoreReport.Problem(file, found.lost().offset(), found.lost().what()
+                    + "; repair rebuilds the index from the data file, which keeps those operations", false));
+        }
+        if (found.damaged() != null) {
+            problems.add(new StoreReport.Problem(file, found.damaged().offset(), found.damaged().what(), false));
+        }
+    }
+
+    /**
+     * @return the redo records after {@code cpSeq} as an open reads them (none when there is no log), or null when
+     *         the log cannot be read (reported)
+     */
+    private static List<ByteBuffer> redoRecords(Path file, long cpSeq, List<StoreReport.Problem> problems) {
+        Path wal = wal(file);
+        List<ByteBuffer> out = new ArrayList<>();
+        if (!Store.hasSegments(wal)) {
+            return out;
         }
         VerifyReport report = Journal.verify(wal);
         for (VerifyReport.Problem p : report.problems()) {
             problems.add(new StoreReport.Problem(p.file(), p.offset(), "redo log: " + p.what(), p.recoverable()));
         }
-        if (!report.ok() || report.records() == 0) {
-            // nothing readable, or nothing at all (a segment whose creation a crash cut: the next open deletes it,
-            // and a read-only open would find no journal)
-            return 0;
+        if (!report.ok()) {
+            return null;
         }
-        long[] n = {0};
+        if (report.records() == 0) {
+            // nothing at all (a segment whose creation a crash cut: the next open deletes it, and a read-only open
+            // would find no journal)
+            return out;
+        }
         try (Journal j = Journal.openReadOnly(wal, JournalOptions.defaults())) {
-            j.read(0, (seq, payload) -> {
-                if (payload.remaining() >= Redo.HEADER
-                        && payload.order(ByteOrder.LITTLE_ENDIAN).getLong(payload.position() + 8) > cpSeq) {
-                    n[0]++;
-                }
-                return true;
-            });
+            Redo.read(j, cpSeq, wal, out);
+        } catch (StoreCorruptedException e) {
+            problems.add(new StoreReport.Problem(e.file(), e.offset(), "redo log: " + e.what(), false));
+            return null;
         } catch (IolabException e) {
             problems.add(new StoreReport.Problem(wal, 0, "redo log unreadable: " + e.getMessage(), false));
+            return null;
         }
-        return n[0];
+        return out;
     }
 }
