@@ -74,6 +74,16 @@ final class Format {
         return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, SEAL_MAGIC ^ firstSeq);
     }
 
+    /**
+     * @return true when the header {@code b} (little-endian) shows that the seal marker's write began: the marker,
+     *     or other non-zero bytes there (torn by a power loss, or damaged). The marker is written only after the
+     *     whole segment was synced, so then every record in it was durable: a record that fails its check is damage,
+     *     never a torn tail to cut silently.
+     */
+    static boolean sealStarted(ByteBuffer b) {
+        return b.getLong(SEAL_OFFSET) != 0;
+    }
+
     /** @return true when the header {@code b} (little-endian) carries the seal marker of its segment */
     static boolean sealed(ByteBuffer b, long firstSeq) {
         return b.getLong(SEAL_OFFSET) == (SEAL_MAGIC ^ firstSeq);

@@ -322,7 +322,7 @@ public final class Journal implements AutoCloseable {
                 return null;
             }
             SegmentRef ref = new SegmentRef(nameSeq, file, header.getLong(24));
-            ref.sealedOnDisk = Format.sealed(header, nameSeq);
+            ref.sealedOnDisk = Format.sealStarted(header);
             return ref;
         }
     }
@@ -456,13 +456,14 @@ public final class Journal implements AutoCloseable {
                 }
                 if (problems[i] == null) {
                     refs[i] = new SegmentRef(nameSeq, file, header.getLong(24));
-                    sealedMark[i] = Format.sealed(header, nameSeq);
+                    sealedMark[i] = Format.sealStarted(header);
                 } else if (i == n - 1) {
                     noData[i] = Verifier.firstNonZero(f, Format.HEADER_SIZE, f.size()) < 0;
                 }
             }
         }
-        // only the segment before the last can be unsealed (a roll waits for the previous seal)
+        // only the segment before the last can be unsealed (a roll waits for the previous seal); one whose seal
+        // marker was begun, even torn or damaged, was synced whole first: no torn tail to cut in it
         boolean previousUnsealed = n >= 2 && problems[n - 2] == null && !sealedMark[n - 2];
         List<SegmentRef> found = new ArrayList<>();
         long restart = 0;

@@ -9,7 +9,7 @@ final class SegmentRef {
     final long capacity;
     /** Where its records end, once this process sealed it by rolling; -1 when unknown. */
     volatile long sealedEnd = -1;
-    /** Read-only opens: its header carried the seal marker when it was read. */
+    /** Read-only opens: its header showed the seal marker's write had begun when it was read. */
     boolean sealedOnDisk;
 
     SegmentRef(long firstSeq, Path path, long capacity) {

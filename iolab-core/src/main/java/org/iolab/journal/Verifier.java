@@ -57,7 +57,7 @@ final class Verifier {
                             + " sequence " + expectedNext + " but the next segment starts at " + nameSeq,
                             last && previousUnsealed));
                 }
-                boolean tail = last || (i == files.size() - 2 && !Format.sealed(header, nameSeq));
+                boolean tail = last || (i == files.size() - 2 && !Format.sealStarted(header));
                 long capacity = header.getLong(24);
                 long expected = nameSeq;
                 try (SegmentCursor c = new SegmentCursor(opener, file, capacity, opener.open(file, false))) {

@@ -216,6 +216,19 @@ class JournalRecoveryTest {
         try (Journal j = Journal.open(sealed, o)) {
             assertThrows(JournalCorruptedException.class, () -> readAll(j));
         }
+        // a seal marker whose write began (torn by a power loss, or a flipped bit): the segment was synced whole
+        // before it, so the same tear is damage too, never a torn tail to cut with the records after it
+        for (byte[] marker : new byte[][] {{1, 0, 0, 0, 0, 0, 0, 0}, {0, 0, 0, 0, 0, 0, 0, (byte) 0x80}}) {
+            Path begun = tmp.resolve("seal-begun-" + backend + "-" + marker[0]);
+            copyDir(pristine, begun);
+            write(begun.resolve(previous.getFileName()), Format.SEAL_OFFSET, marker);
+            write(begun.resolve(previous.getFileName()), tornAt + 20, new byte[] {1, 2, 3});
+            assertFalse(Journal.verify(begun).problems().stream().allMatch(VerifyReport.Problem::recoverable));
+            try (Journal j = Journal.open(begun, o)) {
+                assertThrows(JournalCorruptedException.class, () -> readAll(j));
+            }
+            assertEquals(n, Journal.listSegments(begun).size(), "open deleted a segment after a begun seal");
+        }
         // unsealed: recoverable, cut at the torn record, last segment gone
         Path dir = tmp.resolve("unsealed-" + backend);
         copyDir(pristine, dir);
