@@ -288,8 +288,9 @@ public final class StoreCommand implements Runnable {
 
     /** {@code iolab store repair}. */
     @Command(name = "repair", mixinStandardHelpOptions = true,
-            description = "Drops the damaged records (and reports them) so the store opens again; refused while"
-                    + " a writer has it open.")
+            description = "Repairs the store so it opens again: drops the damaged records, keeps the records a"
+                    + " damaged redo log lost but the data file holds, and prints each repair. Refused while a writer"
+                    + " has it open.")
     static final class Repair implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "FILE", description = "the store file")
         Path file;
@@ -304,7 +305,7 @@ public final class StoreCommand implements Runnable {
             }
             for (StoreReport.Problem p : report.problems()) {
                 if (!p.recoverable()) {
-                    System.out.println("dropped: " + p);
+                    System.out.println("repaired: " + p);
                 }
             }
             StoreReport now = Store.verify(file);
