@@ -31,6 +31,7 @@ import org.iolab.catalogue.Preallocation;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
 import org.iolab.testing.CorruptionCases;
+import org.iolab.testing.Draws;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -216,24 +217,24 @@ class JournalCorruptionProperties {
      * (biased to small values they would all land in the header); the other ranges lean to their low end (an
      * order of magnitude is picked uniformly, then a value in it), so that 1-byte garbage, xor 1, header byte 0
      * and small lengths come up often. Every bounded draw returns one of its two bounds once in
-     * {@value #EDGE_ONE_IN} draws, so that edge cases (an empty journal, empty payloads, offset 0, the largest
+     * {@value Draws#EDGE_ONE_IN} draws, so that edge cases (an empty journal, empty payloads, offset 0, the largest
      * values) turn up in every run.
      */
     static final class Gen {
-        /** One draw in this many returns a bound of its range. */
-        static final int EDGE_ONE_IN = 32;
         private final SplittableRandom random;
+        private final Draws draws;
 
         Gen(long seed) {
             this.random = new SplittableRandom(seed);
+            this.draws = new Draws(random);
         }
 
         JournalSpec journal() {
-            Backend backend = of(Backend.values());
-            Preallocation preallocation = of(Preallocation.values());
+            Backend backend = draws.of(Backend.values());
+            Preallocation preallocation = draws.of(Preallocation.values());
             // mostly small segments, so that most journals have several (and sealed ones to damage)
-            int segmentKiB = random.nextInt(4) < 3 ? small(4, 16) : small(17, 64);
-            return new JournalSpec(backend, preallocation, segmentKiB, uniform(0, 300), uniform(0, 2048),
+            int segmentKiB = random.nextInt(4) < 3 ? draws.small(4, 16) : draws.small(17, 64);
+            return new JournalSpec(backend, preallocation, segmentKiB, draws.uniform(0, 300), draws.uniform(0, 2048),
                     random.nextLong());
         }
 
@@ -245,7 +246,7 @@ class JournalCorruptionProperties {
                 case 2 -> zeroPage();
                 case 3 -> garbageLength();
                 case 4 -> headerByte();
-                case 5 -> new DeleteMiddle(raw());
+                case 5 -> new DeleteMiddle(draws.raw());
                 default -> appendGarbage();
             };
         }
@@ -262,71 +263,34 @@ class JournalCorruptionProperties {
         }
 
         private Flip flip() {
-            int segment = raw();
+            int segment = draws.raw();
             boolean focus = random.nextBoolean();
             List<Integer> bits = new ArrayList<>();
-            for (int n = small(1, 8); n > 0; n--) {
-                bits.add(raw());
+            for (int n = draws.small(1, 8); n > 0; n--) {
+                bits.add(draws.raw());
             }
             return new Flip(segment, focus, List.copyOf(bits));
         }
 
         private Truncate truncate() {
-            return new Truncate(raw(), random.nextBoolean(), raw());
+            return new Truncate(draws.raw(), random.nextBoolean(), draws.raw());
         }
 
         private ZeroPage zeroPage() {
-            return new ZeroPage(raw(), random.nextBoolean(), raw());
+            return new ZeroPage(draws.raw(), random.nextBoolean(), draws.raw());
         }
 
         private GarbageLength garbageLength() {
-            return new GarbageLength(raw(), random.nextBoolean(), random.nextBoolean(), raw(),
-                    of(LengthKind.values()), anyInt());
+            return new GarbageLength(draws.raw(), random.nextBoolean(), random.nextBoolean(), draws.raw(),
+                    draws.of(LengthKind.values()), draws.anyInt());
         }
 
         private HeaderByte headerByte() {
-            return new HeaderByte(raw(), small(0, HEADER - 1), small(1, 255));
+            return new HeaderByte(draws.raw(), draws.small(0, HEADER - 1), draws.small(1, 255));
         }
 
         private AppendGarbage appendGarbage() {
-            return new AppendGarbage(random.nextBoolean(), small(1, 4096), random.nextLong());
-        }
-
-        private <T> T of(T[] values) {
-            return values[random.nextInt(values.length)];
-        }
-
-        /** A non-negative int, uniform (not biased to small values, which would all land in the header). */
-        private int raw() {
-            return uniform(0, Integer.MAX_VALUE);
-        }
-
-        /** Uniform in {@code [lo, hi]}, or a bound once in {@link #EDGE_ONE_IN} draws. */
-        private int uniform(int lo, int hi) {
-            if (random.nextInt(EDGE_ONE_IN) == 0) {
-                return random.nextBoolean() ? lo : hi;
-            }
-            return (int) random.nextLong(lo, hi + 1L);
-        }
-
-        /** In {@code [lo, hi]}, leaning to {@code lo}: uniform below {@code lo + 2^k}, k uniform; or a bound. */
-        private int small(int lo, int hi) {
-            if (random.nextInt(EDGE_ONE_IN) == 0) {
-                return random.nextBoolean() ? lo : hi;
-            }
-            long span = (long) hi - lo + 1;
-            int bits = 64 - Long.numberOfLeadingZeros(span);
-            long limit = Math.min(span, 1L << random.nextInt(bits + 1));
-            return (int) (lo + random.nextLong(limit));
-        }
-
-        /** Any int, leaning to small magnitudes of either sign (like {@link #small}), or 0 and the extremes. */
-        private int anyInt() {
-            if (random.nextInt(EDGE_ONE_IN) == 0) {
-                return of(new Integer[] {0, Integer.MIN_VALUE, Integer.MAX_VALUE});
-            }
-            int magnitude = small(0, Integer.MAX_VALUE);
-            return random.nextBoolean() ? magnitude : -magnitude - 1;
+            return new AppendGarbage(random.nextBoolean(), draws.small(1, 4096), random.nextLong());
         }
     }
 

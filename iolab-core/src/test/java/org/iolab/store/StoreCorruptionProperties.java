@@ -36,6 +36,7 @@ import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
 import org.iolab.storage.FaultyStorage;
 import org.iolab.testing.CorruptionCases;
+import org.iolab.testing.Draws;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -197,28 +198,28 @@ class StoreCorruptionProperties {
      * <p>Distributions: enum constants, booleans and damage kinds are uniform; the number of operations and the
      * raw numbers that pick slots and offsets are uniform over their range; the other ranges lean to their low end
      * (an order of magnitude is picked uniformly, then a value in it). Every bounded draw returns one of its two
-     * bounds once in {@value #EDGE_ONE_IN} draws, so that empty stores, empty keys and values, offset 0 and the
+     * bounds once in {@value Draws#EDGE_ONE_IN} draws, so that empty stores, empty keys and values, offset 0 and the
      * largest values turn up in every run.
      */
     static final class Gen {
-        /** One draw in this many returns a bound of its range. */
-        static final int EDGE_ONE_IN = 32;
         private final SplittableRandom random;
+        private final Draws draws;
 
         Gen(long seed) {
             this.random = new SplittableRandom(seed);
+            this.draws = new Draws(random);
         }
 
         StoreSpec store() {
-            Backend backend = of(Backend.values());
-            Durability durability = of(Durability.values());
-            Stop stop = of(Stop.values());
+            Backend backend = draws.of(Backend.values());
+            Durability durability = draws.of(Durability.values());
+            Stop stop = draws.of(Stop.values());
             // ALWAYS syncs the redo log at every operation: fewer of them keep the class fast
-            int ops = uniform(0, durability == Durability.ALWAYS ? 40 : 160);
-            int keys = small(1, 64);
-            int maxValue = random.nextInt(4) == 0 ? small(4097, 12288) : small(0, 2048);
-            int maxKey = random.nextInt(8) == 0 ? small(49, 300) : small(0, 48);
-            long redoLimit = random.nextBoolean() ? 64L << 20 : small(4, 64) * 1024L;
+            int ops = draws.uniform(0, durability == Durability.ALWAYS ? 40 : 160);
+            int keys = draws.small(1, 64);
+            int maxValue = random.nextInt(4) == 0 ? draws.small(4097, 12288) : draws.small(0, 2048);
+            int maxKey = random.nextInt(8) == 0 ? draws.small(49, 300) : draws.small(0, 48);
+            long redoLimit = random.nextBoolean() ? 64L << 20 : draws.small(4, 64) * 1024L;
             return new StoreSpec(backend, durability, stop, ops, keys, maxKey, maxValue, redoLimit,
                     random.nextLong());
         }
@@ -226,56 +227,23 @@ class StoreCorruptionProperties {
         /** Any kind of damage, each kind as likely. */
         Damage damage() {
             return switch (random.nextInt(9)) {
-                case 0, 1 -> new Flip(of(Part.values()), raw(), bits());
-                case 2 -> new Truncate(of(Target.values()), raw(), raw());
-                case 3 -> new ZeroPage(raw());
-                case 4 -> new SlotLength(raw(), random.nextBoolean(), of(LengthKind.values()), anyInt());
-                case 5 -> new KeyValueLength(raw(), random.nextBoolean(), of(LengthKind.values()), anyInt());
-                case 6 -> new Delete(random.nextBoolean() ? Target.INDEX : Target.REDO, raw());
-                case 7 -> new AppendGarbage(small(1, 8192), random.nextLong());
-                default -> new Flip(random.nextBoolean() ? Part.HEADER_A : Part.HEADER_B, raw(), bits());
+                case 0, 1 -> new Flip(draws.of(Part.values()), draws.raw(), bits());
+                case 2 -> new Truncate(draws.of(Target.values()), draws.raw(), draws.raw());
+                case 3 -> new ZeroPage(draws.raw());
+                case 4 -> new SlotLength(draws.raw(), random.nextBoolean(), draws.of(LengthKind.values()), draws.anyInt());
+                case 5 -> new KeyValueLength(draws.raw(), random.nextBoolean(), draws.of(LengthKind.values()), draws.anyInt());
+                case 6 -> new Delete(random.nextBoolean() ? Target.INDEX : Target.REDO, draws.raw());
+                case 7 -> new AppendGarbage(draws.small(1, 8192), random.nextLong());
+                default -> new Flip(random.nextBoolean() ? Part.HEADER_A : Part.HEADER_B, draws.raw(), bits());
             };
         }
 
         private List<Integer> bits() {
             List<Integer> bits = new ArrayList<>();
-            for (int n = small(1, 8); n > 0; n--) {
-                bits.add(raw());
+            for (int n = draws.small(1, 8); n > 0; n--) {
+                bits.add(draws.raw());
             }
             return List.copyOf(bits);
-        }
-
-        private <T> T of(T[] values) {
-            return values[random.nextInt(values.length)];
-        }
-
-        private int raw() {
-            return uniform(0, Integer.MAX_VALUE);
-        }
-
-        private int uniform(int lo, int hi) {
-            if (random.nextInt(EDGE_ONE_IN) == 0) {
-                return random.nextBoolean() ? lo : hi;
-            }
-            return (int) random.nextLong(lo, hi + 1L);
-        }
-
-        private int small(int lo, int hi) {
-            if (random.nextInt(EDGE_ONE_IN) == 0) {
-                return random.nextBoolean() ? lo : hi;
-            }
-            long span = (long) hi - lo + 1;
-            int bits = 64 - Long.numberOfLeadingZeros(span);
-            long limit = Math.min(span, 1L << random.nextInt(bits + 1));
-            return (int) (lo + random.nextLong(limit));
-        }
-
-        private int anyInt() {
-            if (random.nextInt(EDGE_ONE_IN) == 0) {
-                return of(new Integer[] {0, Integer.MIN_VALUE, Integer.MAX_VALUE});
-            }
-            int magnitude = small(0, Integer.MAX_VALUE);
-            return random.nextBoolean() ? magnitude : -magnitude - 1;
         }
     }
 
