@@ -4,14 +4,9 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectReader;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.iolab.IolabException;
 import org.iolab.Sizes;
 import org.iolab.bench.JournalAppendBenchmark;
@@ -27,9 +22,6 @@ import org.openjdk.jmh.annotations.Fork;
  * comparators. A step that cannot run becomes a note; it never loses the JMH results.
  */
 final class JournalExtras {
-    /** Seconds a latency child may take beyond its planned time before it is stopped. */
-    static final long LATENCY_GRACE_SECONDS = 60;
-
     private final JournalPlan.Plan plan;
     private final boolean limitsWanted;
     private final PrintStream err;
@@ -88,50 +80,8 @@ final class JournalExtras {
      * @throws IolabException when the child fails, times out or prints no result
      */
     static Latency measure(LatencyRun l, Path workDir) {
-        Path dir;
-        Path out;
-        Path errFile;
-        try {
-            dir = Files.createTempDirectory(workDir, "latency-");
-            out = Files.createTempFile(workDir, "latency-", ".out");
-            errFile = Files.createTempFile(workDir, "latency-", ".err");
-        } catch (IOException e) {
-            throw IolabException.io("create the latency run's folder", workDir, e);
-        }
-        try {
-            Process p = new ProcessBuilder(command(l, dir)).redirectOutput(out.toFile())
-                    .redirectError(errFile.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File(
-                            "/dev/null"))).start();
-            long limit = (long) Math.ceil(l.seconds() + l.warmup()) + LATENCY_GRACE_SECONDS;
-            if (!p.waitFor(limit, TimeUnit.SECONDS)) {
-                p.destroyForcibly().waitFor();
-                throw new IolabException("the child JVM took more than " + limit + " s and was stopped");
-            }
-            String stdout = Files.readString(out, StandardCharsets.UTF_8);
-            if (p.exitValue() != 0) {
-                String text = Files.readString(errFile, StandardCharsets.UTF_8).strip();
-                throw new IolabException("the child JVM failed (exit " + p.exitValue() + "): "
-                        + (text.length() > 400 ? text.substring(text.length() - 400) : text));
-            }
-            return parse(stdout);
-        } catch (IOException e) {
-            throw new IolabException("cannot run " + JournalPlan.LATENCY_CLASS + ": " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IolabException("interrupted while measuring journal latency", e);
-        } finally {
-            deleteTree(dir);
-            try {
-                Files.deleteIfExists(out);
-                Files.deleteIfExists(errFile);
-            } catch (IOException e) {
-                err(e);
-            }
-        }
-    }
-
-    private static void err(IOException e) {
-        System.err.println("iolab: could not delete a latency output file: " + e.getMessage());
+        return parse(ChildJvm.run("journal latency", workDir, dir -> command(l, dir), l.seconds() + l.warmup(), null,
+                System.err));
     }
 
     /**
@@ -180,16 +130,6 @@ final class JournalExtras {
         } catch (IOException e) {
             throw new IolabException("the latency run printed JSON that does not parse (" + e.getMessage().lines()
                     .findFirst().orElse("") + "): " + line, e);
-        }
-    }
-
-    private static void deleteTree(Path dir) {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path f : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(f);
-            }
-        } catch (IOException e) {
-            System.err.println("iolab: could not delete " + dir + ": " + e.getMessage());
         }
     }
 

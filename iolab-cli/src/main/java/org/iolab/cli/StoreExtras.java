@@ -3,17 +3,11 @@ package org.iolab.cli;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.iolab.IolabException;
 import org.iolab.bench.store.StoreBenchmark;
 import org.iolab.bench.store.StoreLatency;
@@ -30,9 +24,6 @@ import org.openjdk.jmh.annotations.Fork;
  * that fails does not lose the others.
  */
 final class StoreExtras {
-    /** Seconds the latency child may take beyond its estimate before it is stopped. */
-    static final long GRACE_SECONDS = 60;
-
     private final StoreLatencyRun plan;
     private final boolean limitsWanted;
     private final PrintStream err;
@@ -84,46 +75,9 @@ final class StoreExtras {
     }
 
     private String runChild(Path workDir) {
-        Path dir;
-        Path out;
-        Path errFile;
-        try {
-            dir = Files.createTempDirectory(workDir, "store-latency-");
-            out = Files.createTempFile(workDir, "store-latency-", ".out");
-            errFile = Files.createTempFile(workDir, "store-latency-", ".err");
-        } catch (IOException e) {
-            throw IolabException.io("create the store latency run's folder", workDir, e);
-        }
-        try {
-            Process p = new ProcessBuilder(command(plan, dir)).redirectOutput(out.toFile())
-                    .redirectError(errFile.toFile()).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                    .start();
-            long limit = (long) Math.ceil(plan.latencySeconds()) + GRACE_SECONDS;
-            if (!p.waitFor(limit, TimeUnit.SECONDS)) {
-                p.destroyForcibly().waitFor();
-                throw new IolabException("the child JVM took more than " + limit + " s and was stopped");
-            }
-            String stdout = Files.readString(out, StandardCharsets.UTF_8);
-            if (p.exitValue() != 0 && !stdout.contains("{")) {
-                String text = Files.readString(errFile, StandardCharsets.UTF_8).strip();
-                throw new IolabException("the child JVM failed (exit " + p.exitValue() + "): "
-                        + (text.length() > 400 ? text.substring(text.length() - 400) : text));
-            }
-            return stdout;
-        } catch (IOException e) {
-            throw new IolabException("cannot run " + StoreLatency.class.getName() + ": " + e.getMessage(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IolabException("interrupted while measuring the store's per-put latency", e);
-        } finally {
-            deleteTree(dir);
-            try {
-                Files.deleteIfExists(out);
-                Files.deleteIfExists(errFile);
-            } catch (IOException e) {
-                err.println("iolab: could not delete a store latency output file: " + e.getMessage());
-            }
-        }
+        // the child prints the engines it measured even when one of them failed
+        return ChildJvm.run("store per-put latency", workDir, dir -> command(plan, dir), plan.latencySeconds(), "{",
+                err);
     }
 
     /**
@@ -191,16 +145,6 @@ final class StoreExtras {
             }
         }
         return new Parsed(List.copyOf(latency), List.copyOf(notes));
-    }
-
-    private void deleteTree(Path dir) {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path f : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(f);
-            }
-        } catch (IOException e) {
-            err.println("iolab: could not delete " + dir + ": " + e.getMessage());
-        }
     }
 
     /** @return the per-put latency results */
