@@ -7,9 +7,9 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -169,30 +169,8 @@ public final class JournalLatency {
      * @throws IolabException naming the option that is unknown, repeated, missing its value or bad
      */
     static LatencySpec parse(String[] args) {
-        Map<String, String> values = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            String name;
-            String value;
-            int eq = arg.indexOf('=');
-            if (arg.startsWith("--") && eq > 0) {
-                name = arg.substring(0, eq);
-                value = arg.substring(eq + 1);
-            } else {
-                name = arg;
-                if (i + 1 >= args.length) {
-                    throw new IolabException(known(name) ? "option " + name + " needs a value"
-                            : "unknown argument '" + name + "'");
-                }
-                value = args[++i];
-            }
-            if (!known(name)) {
-                throw new IolabException("unknown argument '" + name + "'");
-            }
-            if (values.put(name, value) != null) {
-                throw new IolabException("option " + name + " is given twice");
-            }
-        }
+        Map<String, String> values = CommandLineOptions.parse(args, Set.of("--dir", "--backend", "--durability",
+                "--record-size", "--rate", "--seconds", "--mode", "--warmup"));
         String dirText = values.getOrDefault("--dir", "");
         Path dir = null;
         if (!dirText.isBlank()) {
@@ -228,14 +206,6 @@ public final class JournalLatency {
         double warmup = seconds(values.getOrDefault("--warmup", "2"), "--warmup");
         LatencySpec.Mode mode = LatencySpec.Mode.parse(values.getOrDefault("--mode", "tail"));
         return new LatencySpec(dir, backend, durability, (int) size, rate, seconds, warmup, mode);
-    }
-
-    private static boolean known(String name) {
-        return switch (name) {
-            case "--dir", "--backend", "--durability", "--record-size", "--rate", "--seconds", "--mode",
-                 "--warmup" -> true;
-            default -> false;
-        };
     }
 
     private static long wholeNumber(String text, String name, String unit) {

@@ -8,16 +8,17 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 import org.iolab.IolabException;
+import org.iolab.bench.CommandLineOptions;
 import org.iolab.storage.Durability;
 import org.iolab.store.Store;
 
@@ -339,7 +340,7 @@ public final class StoreLatency {
                 out.println(USAGE);
                 return 0;
             }
-            values = options(args);
+            values = CommandLineOptions.parse(args, Set.of("--dir", "--points", "--puts", "--warmup"));
             for (String p : values.getOrDefault("--points", "iolab:always").split(",", -1)) {
                 points.add(Point.parse(p));
             }
@@ -374,40 +375,6 @@ public final class StoreLatency {
             out.flush();
         }
         return measured > 0 ? 0 : 1;
-    }
-
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> values = new LinkedHashMap<>();
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            String name;
-            String value;
-            int eq = arg.indexOf('=');
-            if (arg.startsWith("--") && eq > 0) {
-                name = arg.substring(0, eq);
-                value = arg.substring(eq + 1);
-            } else {
-                name = arg;
-                if (known(name) && i + 1 >= args.length) {
-                    throw new IolabException("option " + name + " needs a value");
-                }
-                value = i + 1 < args.length ? args[++i] : "";
-            }
-            if (!known(name)) {
-                throw new IolabException("unknown argument '" + name + "'");
-            }
-            if (values.put(name, value) != null) {
-                throw new IolabException("option " + name + " is given twice");
-            }
-        }
-        return values;
-    }
-
-    private static boolean known(String name) {
-        return switch (name) {
-            case "--dir", "--points", "--puts", "--warmup" -> true;
-            default -> false;
-        };
     }
 
     private static int count(String text, String name) {
