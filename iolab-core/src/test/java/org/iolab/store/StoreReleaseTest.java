@@ -28,6 +28,15 @@ class StoreReleaseTest {
     @TempDir
     Path tmp;
 
+    /** Collects garbage for up to a second until {@code ref} is cleared; fails with {@code message} if it is not. */
+    private static void assertCollected(WeakReference<?> ref, String message) throws InterruptedException {
+        for (int i = 0; i < 20 && ref.get() != null; i++) {
+            System.gc();
+            Thread.sleep(50);
+        }
+        assertNull(ref.get(), message);
+    }
+
     @Test
     void aClosedStoreIsCollectedAfterTheThreadThatReadItMovesOn() throws InterruptedException {
         Path file = tmp.resolve("closed.store");
@@ -37,11 +46,7 @@ class StoreReleaseTest {
         s.close();
         WeakReference<Store> ref = new WeakReference<>(s);
         s = null;
-        for (int i = 0; i < 20 && ref.get() != null; i++) {
-            System.gc();
-            Thread.sleep(50);
-        }
-        assertNull(ref.get(), "the closed store is still reachable");
+        assertCollected(ref, "the closed store is still reachable");
     }
 
     @Test
@@ -56,11 +61,7 @@ class StoreReleaseTest {
             s.close();
             WeakReference<Store> ref = new WeakReference<>(s);
             s = null;
-            for (int i = 0; i < 20 && ref.get() != null; i++) {
-                System.gc();
-                Thread.sleep(50);
-            }
-            assertNull(ref.get(), "a thread that read the store keeps the closed store reachable");
+            assertCollected(ref, "a thread that read the store keeps the closed store reachable");
         } finally {
             reader.shutdownNow();
         }
