@@ -178,11 +178,8 @@ final class SegmentCursor implements AutoCloseable {
             if (length < Format.FRAME_HEADER || length >= ZERO_COPY_MIN || length > lim - p || p + length > bufEnd) {
                 break;
             }
-            crc.reset();
-            v.limit(at + length).position(at + 8);
-            crc.update(v);
             long seq = b.getLong(at + 8);
-            if (b.getInt(at + 4) != (int) crc.getValue() || seq != expected + n) {
+            if (b.getInt(at + 4) != crcOf(v, at, length) || seq != expected + n) {
                 break;
             }
             recordStart = p;
@@ -201,11 +198,7 @@ final class SegmentCursor implements AutoCloseable {
     /** Checks the frame of {@code length} bytes at {@code at} of {@code b} and, when good, makes it current. */
     private Status checked(ByteBuffer b, ByteBuffer crcOver, ByteBuffer sliceFrom, int at, int length) {
         int stored = b.getInt(at + 4);
-        crc.reset();
-        ByteBuffer v = crcOver;
-        v.limit(at + length).position(at + 8);
-        crc.update(v);
-        int computed = (int) crc.getValue();
+        int computed = crcOf(crcOver, at, length);
         if (stored != computed) {
             return bad(String.format("record CRC32C mismatch (stored 0x%08x, computed 0x%08x over %d bytes)",
                     stored, computed, length - 8));
@@ -214,6 +207,14 @@ final class SegmentCursor implements AutoCloseable {
         payload = sliceFrom.slice(at + Format.FRAME_HEADER, length - Format.FRAME_HEADER);
         pos += Format.align(length);
         return Status.RECORD;
+    }
+
+    /** @return the CRC32C a frame of {@code length} bytes at {@code at} should carry (sequence and payload) */
+    private int crcOf(ByteBuffer over, int at, int length) {
+        crc.reset();
+        over.limit(at + length).position(at + 8);
+        crc.update(over);
+        return (int) crc.getValue();
     }
 
     private Status bad(String what) {

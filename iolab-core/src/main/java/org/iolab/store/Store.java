@@ -1082,9 +1082,12 @@ public final class Store implements AutoCloseable {
                 oldOff = index.offsetAt(pos);
                 oldLen = (int) ctx.slotLength;
                 oldKv = ctx.foundKeyLen + ctx.foundValueLen;
-            } else if (index.size() >= KeyIndex.MAX_RECORDS || !index.canInsert(hash)) {
+            } else if (!index.canInsert(hash)) {
+                // each of the index's shards holds at most 1/256 of its records: a full one refuses new keys before
+                // anything is logged
                 throw new IolabException("store " + file + " is full: it holds " + index.size()
-                        + " records, the most one store can index; split the data over several stores");
+                        + " records, and the part of its index this key belongs to is full; split the data over"
+                        + " several stores");
             }
             try {
                 return doPut(hash, key, value, k, v, pos, oldOff, oldLen, oldKv);
@@ -1126,7 +1129,7 @@ public final class Store implements AutoCloseable {
                 throw new IolabException("store " + file + " is full: the data file would pass 1 TiB");
             }
         }
-        long seq = nextSeq();
+        long seq = lastSeq + 1;
         ByteBuffer b = writeBuffer(Redo.HEADER + need);
         Slots.writeLive(b, Redo.HEADER, slotLen, seq, key, value, wcrc);
         if (redo) {
@@ -1184,7 +1187,7 @@ public final class Store implements AutoCloseable {
             int oldKv = ctx.foundKeyLen + ctx.foundValueLen;
             try {
                 markDirty();
-                long seq = nextSeq();
+                long seq = lastSeq + 1;
                 if (redo) {
                     ByteBuffer b = writeBuffer(Redo.HEADER);
                     b.putLong(0, Redo.DELETE).putLong(8, seq).putLong(16, -1).putLong(24, -1).putInt(32, 0)
@@ -1212,11 +1215,6 @@ public final class Store implements AutoCloseable {
         } finally {
             writer.unlock();
         }
-    }
-
-    /** @return the next operation's sequence ({@link #checkWritable} checked there is one) */
-    private long nextSeq() {
-        return lastSeq + 1;
     }
 
     private void append(ByteBuffer record, long seq) {
