@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.iolab.IolabException;
+import org.iolab.catalogue.Preallocation;
 import org.iolab.journal.Journal;
 import org.iolab.journal.JournalOptions;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -63,6 +64,10 @@ public class JournalBulkBenchmark {
     @Param("true")
     public String prefault;
 
+    /** {@code none}, {@code zero-fill} or {@code fallocate}: how each segment is preallocated. */
+    @Param("fallocate")
+    public String prealloc;
+
     /** Folder in which each pass's journal folder is created; empty for {@code java.io.tmpdir}. */
     @Param("")
     public String dir;
@@ -82,7 +87,8 @@ public class JournalBulkBenchmark {
     @Setup(Level.Trial)
     public void setupTrial() {
         options = JournalFolder.options(backend, durability, segmentSize)
-                .withPrefault(Params.bool(prefault, "prefault"));
+                .withPrefault(Params.bool(prefault, "prefault"))
+                .withPreallocation(Preallocation.parse(prealloc));
         int size = (int) Params.size(recordSize, "recordSize", Math.min(options.maxRecordSize(), Params.MAX_BUFFER));
         long total = Params.fileSize(totalSize, "totalSize");
         if (size == 0 || total < size) {

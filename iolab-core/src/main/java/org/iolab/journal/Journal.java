@@ -76,7 +76,9 @@ import org.iolab.storage.StorageFile;
  *
  * <h2>Durability</h2>
  * {@link Durability#NONE}: {@link #durableSequence()} advances only on {@link #sync()}, a segment's seal and
- * {@link #close()}. {@link Durability#BATCH}: group commit: a background thread syncs at least every
+ * {@link #close()}; frames written through the file descriptor are handed to the kernel's write-back one
+ * {@value #WRITE_BEHIND_STEP}-byte step behind the appender (a hint that makes nothing durable, so a later sync has
+ * less to write). {@link Durability#BATCH}: group commit: a background thread syncs at least every
  * {@link JournalOptions#batchInterval()}, and at once when an appender finds {@link JournalOptions#batchBytes()}
  * appended since the last sync (the appender wakes it and goes on: appends overlap the device's work); an
  * appender that finds {@value #BACKLOG_BATCHES} batches not yet synced syncs itself, which bounds how far appends
@@ -112,8 +114,9 @@ public final class Journal implements AutoCloseable {
     /**
      * Frames at least this long are written through the file descriptor rather than copied into the mapping
      * ({@link StorageFile#writeThrough}): past a few pages, a {@code pwrite} costs less than the page faults a copy
-     * into fresh pages of the mapping takes (measured with {@code JournalBulkBenchmark}, see docs/RESULTS.md). Only
-     * while no prefaulter maps the pages ahead.
+     * into fresh pages of the mapping takes (measured with {@code JournalBulkBenchmark}, see docs/RESULTS.md). At
+     * NONE the first such frame stops the segment's prefaulter ({@link #stopPrefaulter}), and a segment rolled for
+     * one starts without it.
      */
     static final int WRITE_THROUGH_MIN = 16 << 10;
     /**
@@ -121,6 +124,13 @@ public final class Journal implements AutoCloseable {
      * itself instead of leaving it to the flusher: the bound on how far appends run ahead of the device.
      */
     static final int BACKLOG_BATCHES = 8;
+    /**
+     * At NONE, bytes written through the file descriptor are handed to the device's write-back
+     * ({@link StorageFile#writeBehind}) in steps of this size, one step behind the appender, so that a later
+     * {@link #sync()} finds them written (64 MiB of 64 KiB records, appended then synced: 52–56 ms without it,
+     * see docs/RESULTS.md).
+     */
+    static final long WRITE_BEHIND_STEP = 1 << 20;
     private static final VarHandle INT_LE = MethodHandles.byteBufferViewVarHandle(int[].class,
             ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle TIP;
@@ -175,6 +185,11 @@ public final class Journal implements AutoCloseable {
     private volatile Thread sealer;
     /** Faults in the active segment's pages ahead of the appender, or null; replaced under syncLock. */
     private Prefaulter prefaulter;
+    /**
+     * At NONE, the offset in the active segment up to which {@link StorageFile#writeBehind} was asked for (or which
+     * frames stored through the mapping passed); guarded by writeLock.
+     */
+    private long behindFrom;
     private final Thread flusher;
     /** Set by an appender that woke the flusher for the byte threshold; cleared by the flusher before it syncs. */
     private volatile boolean flushRequested;
@@ -485,7 +500,7 @@ public final class Journal implements AutoCloseable {
             segments.add(first);
             tip = new Tip(first, Format.HEADER_SIZE, restart);
             durable = restart - 1;
-            attachMapping(active, first, Format.HEADER_SIZE);
+            attachMapping(active, first, Format.HEADER_SIZE, true);
             return;
         }
         if (previousUnsealed) {
@@ -517,7 +532,7 @@ public final class Journal implements AutoCloseable {
         zeroTail(active, end);
         tip = new Tip(last, end, expected);
         durable = expected - 1;
-        attachMapping(active, last, end);
+        attachMapping(active, last, end, true);
     }
 
     /**
@@ -652,13 +667,17 @@ public final class Journal implements AutoCloseable {
             checkUsable();
             Tip t = tip;
             if (t.end() + need > t.segment().capacity) {
-                roll(t);
+                roll(t, need >= WRITE_THROUGH_MIN);
                 t = tip;
             }
             seq = t.nextSeq();
             int total = Format.FRAME_HEADER + length;
             ByteBuffer m = mapped;
-            if (m != null && need >= WRITE_THROUGH_MIN && prefaulter == null) {
+            boolean through = m == null || need >= WRITE_THROUGH_MIN;
+            if (m != null && through && prefaulter != null) {
+                stopPrefaulter();
+            }
+            if (m != null && through) {
                 // a large frame without a prefaulter ahead (BATCH, ALWAYS): the payload through the file descriptor
                 // (the kernel copies it into the page cache, and this thread takes no page fault for each of its
                 // pages), then the padding and last the header (length, CRC, sequence) in one 16-byte write, all
@@ -723,6 +742,9 @@ public final class Journal implements AutoCloseable {
                 active.write(t.end(), f);
             }
             payload.position(payload.limit());
+            if (options.durability() == Durability.NONE) {
+                writeBehind(t.end() + need, through);
+            }
             // release stores: readers and the syncing thread read these fields as volatile, which is enough for
             // them to see the frame, and the appender does not pay a full fence for each
             TIP.setRelease(this, new Tip(t.segment(), t.end() + need, seq + 1));
@@ -772,6 +794,37 @@ public final class Journal implements AutoCloseable {
         return append(payload.asByteBuffer());
     }
 
+    /**
+     * A large frame at NONE: it goes through the descriptor, and the prefaulter stops for the rest of the segment.
+     * Its pages, mapped writable ahead of the appender, would each cost a TLB shootdown when written back (64 MiB of
+     * 64 KiB records, appended then synced: 68–71 ms with it, 35 ms without). Caller holds writeLock.
+     */
+    private void stopPrefaulter() {
+        syncLock.lock();
+        try {
+            stop(prefaulter);
+            prefaulter = null;
+        } finally {
+            syncLock.unlock();
+        }
+    }
+
+    /**
+     * At NONE, after a frame ending at {@code end}: starts the write-back of the bytes written through the descriptor
+     * up to one {@link #WRITE_BEHIND_STEP} behind the appender (the step lets the pages being written fill before
+     * the device takes them). Frames stored through the mapping are left to the sync: cleaning a mapped page
+     * write-protects it, one TLB shootdown per page. Caller holds writeLock.
+     */
+    private void writeBehind(long end, boolean through) {
+        if (!through) {
+            behindFrom = end;
+        } else if (end - behindFrom >= 2 * WRITE_BEHIND_STEP) {
+            long upTo = (end - WRITE_BEHIND_STEP) & -Prefaulter.PAGE;
+            active.writeBehind(behindFrom, upTo - behindFrom);
+            behindFrom = upTo;
+        }
+    }
+
     private ByteBuffer frame(int need) {
         if (frame.capacity() < need) {
             frame = ByteBuffer.allocateDirect(Math.max(need, frame.capacity() * 2)).order(ByteOrder.LITTLE_ENDIAN);
@@ -779,7 +832,8 @@ public final class Journal implements AutoCloseable {
         return frame.clear();
     }
 
-    private void roll(Tip t) {
+    /** @param large the frame that rolls is written through the descriptor: start the new segment unprefaulted */
+    private void roll(Tip t, boolean large) {
         syncLock.lock();
         try {
             awaitSeal();
@@ -792,7 +846,7 @@ public final class Journal implements AutoCloseable {
             StorageFile file = createSegment(next, false);
             Prefaulter oldPrefaulter = prefaulter;
             try {
-                attachMapping(file, next, Format.HEADER_SIZE);
+                attachMapping(file, next, Format.HEADER_SIZE, !large);
             } catch (RuntimeException | Error e) {
                 file.close();
                 prefaulter = oldPrefaulter;
@@ -875,10 +929,11 @@ public final class Journal implements AutoCloseable {
      * Lets appends format frames in place when {@code file} maps (and the segment is under 2 GiB), and starts
      * faulting its pages in from {@code from} on. The previous {@link #prefaulter} must have been handed over.
      */
-    private void attachMapping(StorageFile file, SegmentRef seg, long from) {
+    private void attachMapping(StorageFile file, SegmentRef seg, long from, boolean prefault) {
         long capacity = seg.capacity;
         mapped = null;
         prefaulter = null;
+        behindFrom = from;
         if (capacity > Integer.MAX_VALUE) {
             return;
         }
@@ -888,7 +943,7 @@ public final class Journal implements AutoCloseable {
             long start = from & -Prefaulter.PAGE;
             // at BATCH and ALWAYS every sync would also write the zero pages the prefaulter dirtied ahead of the
             // data (measured: a 64 MiB BATCH write at 4 KiB records took 169 ms with it, 89 ms without)
-            if (start < capacity && options.prefault() && options.durability() == Durability.NONE) {
+            if (prefault && start < capacity && options.prefault() && options.durability() == Durability.NONE) {
                 prefaulter = Prefaulter.start(m.asSlice(start, capacity - start), start,
                         () -> {
                             Tip t = tip;

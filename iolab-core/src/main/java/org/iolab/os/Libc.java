@@ -28,6 +28,7 @@ final class Libc {
     static final int O_CREAT = 0100;
     static final int O_CLOEXEC = 02000000;
     static final int POSIX_FADV_DONTNEED = 4;
+    static final int SYNC_FILE_RANGE_WRITE = 2;
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final SymbolLookup LIBC = LINKER.defaultLookup();
@@ -59,6 +60,10 @@ final class Libc {
     private static final MethodHandle MADVISE = handle("madvise",
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
                     ValueLayout.JAVA_INT),
+            ERRNO_OPT);
+    private static final MethodHandle SYNC_FILE_RANGE = handle("sync_file_range",
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT),
             ERRNO_OPT);
     private static final MethodHandle GETPAGESIZE = handle("getpagesize",
             FunctionDescriptor.of(ValueLayout.JAVA_INT));
@@ -174,6 +179,25 @@ final class Libc {
             return rc == 0 ? 0 : errno(state);
         } catch (Throwable t) {
             throw unexpected("madvise", t);
+        }
+    }
+
+    /**
+     * {@code sync_file_range(fd, offset, length, SYNC_FILE_RANGE_WRITE)}: starts the write-back of the range's dirty
+     * pages without waiting for it (it may wait for a full device queue).
+     *
+     * @param fd an open descriptor of the file (read-only is enough)
+     * @param offset first byte
+     * @param length bytes
+     * @return 0, or the errno of the failure
+     */
+    static int syncFileRangeWrite(int fd, long offset, long length) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(CAPTURE);
+            int rc = (int) SYNC_FILE_RANGE.invokeExact(state, fd, offset, length, SYNC_FILE_RANGE_WRITE);
+            return rc == 0 ? 0 : errno(state);
+        } catch (Throwable t) {
+            throw unexpected("sync_file_range", t);
         }
     }
 

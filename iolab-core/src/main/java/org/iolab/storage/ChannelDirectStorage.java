@@ -3,6 +3,7 @@ package org.iolab.storage;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import org.iolab.os.WriteBehind;
 
 /**
  * {@link FileChannel} positional I/O through reusable direct buffers: heap bytes are copied into one direct
@@ -18,11 +19,13 @@ final class ChannelDirectStorage implements StorageFile {
     private final Path path;
     private final boolean writable;
     private final FileChannel channel;
+    private final WriteBehind behind;
     private final ByteBuffer writeBuffer;
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(CHUNK);
 
     ChannelDirectStorage(Path path, boolean writable) {
         this.path = path;
+        this.behind = new WriteBehind(path);
         this.writable = writable;
         this.channel = Problems.openChannel(path, writable);
         this.writeBuffer = writable ? ByteBuffer.allocateDirect(CHUNK) : null;
@@ -101,7 +104,13 @@ final class ChannelDirectStorage implements StorageFile {
     }
 
     @Override
+    public void writeBehind(long position, long length) {
+        behind.start(position, length);
+    }
+
+    @Override
     public void close() {
+        behind.close();
         Problems.close(channel, path);
     }
 

@@ -3,6 +3,7 @@ package org.iolab.storage;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import org.iolab.os.WriteBehind;
 
 /**
  * {@link FileChannel} positional {@code read}/{@code write} with the caller's buffers as given (heap buffers
@@ -16,9 +17,11 @@ final class ChannelHeapStorage implements StorageFile {
     private final Path path;
     private final boolean writable;
     private final FileChannel channel;
+    private final WriteBehind behind;
 
     ChannelHeapStorage(Path path, boolean writable) {
         this.path = path;
+        this.behind = new WriteBehind(path);
         this.writable = writable;
         this.channel = Problems.openChannel(path, writable);
     }
@@ -63,7 +66,13 @@ final class ChannelHeapStorage implements StorageFile {
     }
 
     @Override
+    public void writeBehind(long position, long length) {
+        behind.start(position, length);
+    }
+
+    @Override
     public void close() {
+        behind.close();
         Problems.close(channel, path);
     }
 

@@ -5,6 +5,7 @@ import java.io.RandomAccessFile;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import org.iolab.IolabException;
+import org.iolab.os.WriteBehind;
 
 /**
  * {@link RandomAccessFile}: {@code seek} then {@code read}/{@code write} of a {@code byte[]}. Heap buffers with
@@ -18,10 +19,12 @@ final class RafStorage implements StorageFile {
     private final Path path;
     private final boolean writable;
     private final RandomAccessFile file;
+    private final WriteBehind behind;
     private final byte[] staging = new byte[STAGING];
 
     RafStorage(Path path, boolean writable) {
         this.path = path;
+        this.behind = new WriteBehind(path);
         this.writable = writable;
         try {
             this.file = new RandomAccessFile(path.toFile(), writable ? "rw" : "r");
@@ -120,7 +123,13 @@ final class RafStorage implements StorageFile {
     }
 
     @Override
+    public void writeBehind(long position, long length) {
+        behind.start(position, length);
+    }
+
+    @Override
     public synchronized void close() {
+        behind.close();
         try {
             file.close();
         } catch (IOException e) {

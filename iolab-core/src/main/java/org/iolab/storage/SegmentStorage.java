@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.iolab.os.WriteBehind;
 
 /**
  * FFM mapping: one {@link MemorySegment} from {@code FileChannel.map(mode, 0, capacity, Arena.ofShared())}
@@ -26,6 +27,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  */
 final class SegmentStorage implements StorageFile {
     private final Path path;
+    private final WriteBehind behind;
     private final boolean writable;
     private final FileChannel channel;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
@@ -45,6 +47,7 @@ final class SegmentStorage implements StorageFile {
 
     SegmentStorage(Path path, boolean writable) {
         this.path = path;
+        this.behind = new WriteBehind(path);
         this.writable = writable;
         this.channel = Problems.openChannel(path, writable);
         try {
@@ -286,6 +289,11 @@ final class SegmentStorage implements StorageFile {
     }
 
     @Override
+    public void writeBehind(long position, long length) {
+        behind.start(position, length);
+    }
+
+    @Override
     public void close() {
         lock.writeLock().lock();
         try {
@@ -293,6 +301,7 @@ final class SegmentStorage implements StorageFile {
                 return;
             }
             closed = true;
+            behind.close();
             if (throughFile != null) {
                 try {
                     throughFile.close();

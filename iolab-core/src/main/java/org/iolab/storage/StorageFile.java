@@ -48,6 +48,19 @@ public interface StorageFile extends AutoCloseable {
     }
 
     /**
+     * Starts the device's write of {@code [position, position + length)} without waiting for it and without making
+     * it durable ({@code sync_file_range(SYNC_FILE_RANGE_WRITE)}): a hint for a writer that appends far ahead of
+     * its next {@link #force}, so that the device works while it appends. For bytes written with {@link #write}
+     * or {@link #writeThrough}, not for pages the writer keeps storing into through a mapping. Writer only; the
+     * default does nothing.
+     *
+     * @param position file offset
+     * @param length bytes
+     */
+    default void writeBehind(long position, long length) {
+    }
+
+    /**
      * Makes every completed write durable ({@code fdatasync}, {@code msync} for mappings).
      *
      * @param metadata also sync file metadata such as the size ({@code fsync})

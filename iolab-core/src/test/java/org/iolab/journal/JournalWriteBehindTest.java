@@ -1,0 +1,107 @@
+package org.iolab.journal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.iolab.storage.Backend;
+import org.iolab.storage.Durability;
+import org.iolab.testing.DirtyPages;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * At NONE, large frames go through the file descriptor and are handed to the kernel's write-back behind the
+ * appender; the segment's prefaulter stops at the first of them.
+ */
+class JournalWriteBehindTest {
+    private static final int KIB = 1024;
+
+    @TempDir
+    Path tmp;
+
+    private static JournalOptions none(Backend backend) {
+        return JournalOptions.defaults().withBackend(backend).withDurability(Durability.NONE).withPrefault(true);
+    }
+
+    private boolean prefaulting() {
+        String name = "iolab-journal-prefault " + tmp;
+        return Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().equals(name) && t.isAlive());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void smallAndLargeFramesMixedAcrossRollsReadBackAfterReopen(Backend backend) {
+        int[] sizes = {64, 64 * KIB, 100, 20 * KIB, 16 * KIB - 16, 16 * KIB - 15, 0, 300 * KIB, 7, 48 * KIB};
+        JournalOptions o = none(backend).withSegmentSize(1 << 20);
+        int n = 200;
+        try (Journal j = Journal.open(tmp, o)) {
+            for (int i = 0; i < n; i++) {
+                assertEquals(i, j.append(Payloads.of(i, sizes[i % sizes.length])));
+            }
+        }
+        try (Journal j = Journal.open(tmp, o)) {
+            assertEquals(n, j.nextSequence());
+            List<Record> all = new ArrayList<>();
+            try (JournalReader r = j.reader(0)) {
+                while (r.hasNext()) {
+                    all.add(r.next());
+                }
+            }
+            assertEquals(n, all.size());
+            for (int i = 0; i < n; i++) {
+                assertEquals(i, all.get(i).sequence());
+                assertArrayEquals(Payloads.of(i, sizes[i % sizes.length]), all.get(i).payload(), "record " + i);
+            }
+        }
+    }
+
+    @Test
+    void largeFramesAreWrittenBackBehindTheAppenderWithoutASync() throws Exception {
+        try (Journal j = Journal.open(tmp, none(Backend.DEFAULT))) {
+            assertTrue(prefaulting(), "a journal at NONE prefaults its segment");
+            j.append(Payloads.of(0, 64));
+            assertTrue(prefaulting(), "small frames keep the prefaulter");
+            for (int i = 1; i <= 64; i++) {
+                j.append(Payloads.of(i, 64 * KIB));
+            }
+            assertFalse(prefaulting(), "the first large frame stops it");
+            assertEquals(-1, j.durableSequence(), "nothing was synced");
+            Path segment = tmp.resolve(Format.fileName(0));
+            long total = DirtyPages.count(segment, 0, 4L << 20);
+            Assumptions.assumeTrue(total >= 0, "needs cachestat (Linux 6.5+)");
+            // 4 MiB appended: write-back was asked for up to a step behind the appender, so past 2 MiB
+            assertEquals(0, DirtyPages.awaitClean(segment, 4096, (2L << 20) - 4096, 20_000),
+                    "the first 2 MiB written back");
+            assertTrue(DirtyPages.count(segment, 3L << 20, 1L << 20) > 0, "the last step is still dirty");
+            for (int i = 1; i <= 64; i++) {
+                final int seq = i;
+                j.read(seq, (s, p) -> {
+                    byte[] b = new byte[p.remaining()];
+                    p.get(b);
+                    assertArrayEquals(Payloads.of(seq, 64 * KIB), b);
+                    return false;
+                });
+            }
+        }
+    }
+
+    @Test
+    void noPrefaulterRunsInSegmentsRolledForLargeFrames() {
+        try (Journal j = Journal.open(tmp, none(Backend.DEFAULT).withSegmentSize(16 << 20))) {
+            for (int i = 0; i < 320; i++) {
+                j.append(Payloads.of(i, 64 * KIB));
+            }
+            assertEquals(2, j.segmentCount(), "rolled once");
+            assertFalse(prefaulting(), "after a roll for a large frame");
+            assertEquals(320, j.nextSequence());
+        }
+    }
+}

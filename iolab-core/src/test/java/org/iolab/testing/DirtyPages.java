@@ -1,0 +1,76 @@
+package org.iolab.testing;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.nio.file.Path;
+
+/**
+ * A file's dirty pages, from Linux's {@code cachestat(2)} (6.5+): what tests of write-back hints look at.
+ */
+@SuppressWarnings("restricted") // a test reading the kernel's page-cache state
+public final class DirtyPages {
+    private static final long SYS_CACHESTAT = 451; // x86_64 and aarch64
+    private static final Linker LINKER = Linker.nativeLinker();
+    private static final MethodHandle SYSCALL = LINKER.downcallHandle(LINKER.defaultLookup().find("syscall")
+            .orElseThrow(), FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
+            ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT), Linker.Option.firstVariadicArg(1));
+    private static final MethodHandle OPEN = LINKER.downcallHandle(LINKER.defaultLookup().find("open").orElseThrow(),
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT),
+            Linker.Option.firstVariadicArg(2));
+    private static final MethodHandle CLOSE = LINKER.downcallHandle(LINKER.defaultLookup().find("close")
+            .orElseThrow(), FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+
+    private DirtyPages() {
+    }
+
+    /**
+     * @param file a file
+     * @param offset first byte
+     * @param length bytes
+     * @return the dirty pages of {@code [offset, offset + length)}, or -1 where the kernel has no cachestat
+     */
+    public static long count(Path file, long offset, long length) {
+        try (Arena arena = Arena.ofConfined()) {
+            int fd = (int) OPEN.invokeExact(arena.allocateFrom(file.toString()), 0);
+            if (fd < 0) {
+                throw new IllegalStateException("cannot open " + file);
+            }
+            try {
+                MemorySegment range = arena.allocate(16, 8);
+                range.set(ValueLayout.JAVA_LONG, 0, offset);
+                range.set(ValueLayout.JAVA_LONG, 8, length);
+                MemorySegment stat = arena.allocate(40, 8);
+                long rc = (long) SYSCALL.invokeExact(SYS_CACHESTAT, fd, range, stat, 0);
+                return rc == 0 ? stat.get(ValueLayout.JAVA_LONG, 8) : -1;
+            } finally {
+                int ignored = (int) CLOSE.invokeExact(fd);
+            }
+        } catch (Throwable t) {
+            throw new IllegalStateException("cachestat of " + file, t);
+        }
+    }
+
+    /**
+     * Polls until the range has no dirty page.
+     *
+     * @param file a file
+     * @param offset first byte
+     * @param length bytes
+     * @param millis how long to wait at most
+     * @return the dirty pages when it stopped waiting (0 when clean)
+     * @throws InterruptedException when interrupted
+     */
+    public static long awaitClean(Path file, long offset, long length, long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        long dirty = count(file, offset, length);
+        while (dirty > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+            dirty = count(file, offset, length);
+        }
+        return dirty;
+    }
+}
