@@ -177,6 +177,8 @@ public final class Journal implements AutoCloseable {
      * appends then format their frame in place. Guarded by writeLock (replaced under syncLock too).
      */
     private ByteBuffer mapped;
+    /** The memory behind {@link #mapped}, or null; guarded like it. */
+    private MemorySegment mappedSegment;
     /** The sequence's 8 bytes, little-endian, for the CRC. */
     private final ByteBuffer seqBytes = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
     /** A write-through frame's header, then zeros for its padding (at most 7 bytes). */
@@ -845,6 +847,7 @@ public final class Journal implements AutoCloseable {
                     options.segmentSize());
             StorageFile file = createSegment(next, false);
             Prefaulter oldPrefaulter = prefaulter;
+            MemorySegment oldMapping = mappedSegment;
             try {
                 attachMapping(file, next, Format.HEADER_SIZE, !large);
             } catch (RuntimeException | Error e) {
@@ -857,7 +860,7 @@ public final class Journal implements AutoCloseable {
             segments.add(next);
             tip = new Tip(next, Format.HEADER_SIZE, t.nextSeq());
             Thread s = Thread.ofPlatform().daemon().name("iolab-journal-sealer " + dir)
-                    .unstarted(() -> seal(old, oldPrefaulter, oldRef, file, lastSeq));
+                    .unstarted(() -> seal(old, oldPrefaulter, oldMapping, oldRef, file, lastSeq));
             sealer = s;
             s.start();
         } finally {
@@ -866,15 +869,21 @@ public final class Journal implements AutoCloseable {
     }
 
     /** Background: makes a full segment durable, then marks it sealed (see the class comment). */
-    private void seal(StorageFile old, Prefaulter oldPrefaulter, SegmentRef oldRef, StorageFile fresh,
-            long lastSeq) {
+    private void seal(StorageFile old, Prefaulter oldPrefaulter, MemorySegment oldMapping, SegmentRef oldRef,
+            StorageFile fresh, long lastSeq) {
         try {
             stop(oldPrefaulter);
+            if (oldMapping != null) {
+                // the appender is done with these pages: without its page table entries the sync below cleans no
+                // mapped page (one TLB shootdown each, on the appender's core too)
+                Prefault.release(oldMapping);
+            }
             old.force(false);
-            fresh.force(true);
+            // the new segment's header and size, not the pages the appender is writing into it now
+            fresh.forceRange(0, Format.HEADER_SIZE);
             syncDirectory();
             old.write(Format.SEAL_OFFSET, Format.sealMarker(oldRef.firstSeq));
-            old.force(false);
+            old.forceRange(0, Format.HEADER_SIZE);
             advanceDurable(lastSeq);
         } catch (RuntimeException | Error e) {
             if (failure == null) {
@@ -932,6 +941,7 @@ public final class Journal implements AutoCloseable {
     private void attachMapping(StorageFile file, SegmentRef seg, long from, boolean prefault) {
         long capacity = seg.capacity;
         mapped = null;
+        mappedSegment = null;
         prefaulter = null;
         behindFrom = from;
         if (capacity > Integer.MAX_VALUE) {
@@ -939,7 +949,8 @@ public final class Journal implements AutoCloseable {
         }
         MemorySegment m = file.mapping(capacity);
         if (m != null) {
-            mapped = m.asSlice(0, capacity).asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+            mappedSegment = m.asSlice(0, capacity);
+            mapped = mappedSegment.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
             long start = from & -Prefaulter.PAGE;
             // at BATCH and ALWAYS every sync would also write the zero pages the prefaulter dirtied ahead of the
             // data (measured: a 64 MiB BATCH write at 4 KiB records took 169 ms with it, 89 ms without)

@@ -8,6 +8,7 @@ import java.lang.foreign.MemorySegment;
  * allocate it. The pages' contents are not changed.
  */
 public final class Prefault {
+    private static final int MADV_DONTNEED = 4;
     private static final int MADV_POPULATE_WRITE = 23;
     private static volatile boolean unsupported;
 
@@ -31,5 +32,18 @@ public final class Prefault {
             return false;
         }
         return true;
+    }
+
+    /**
+     * Drops this process's page table entries for {@code region} ({@code madvise(MADV_DONTNEED)}), a writer's mapping
+     * it has finished writing: the pages stay in the page cache, dirty ones stay dirty (a shared file mapping loses
+     * nothing), and a later access faults them in again. A sync that follows then finds no writable entry to clean:
+     * cleaning one write-protects it and costs a TLB shootdown per page, the zap one flush per batch of pages.
+     *
+     * @param region a page-aligned slice of a shared file mapping
+     * @return whether the kernel did it
+     */
+    public static boolean release(MemorySegment region) {
+        return region.byteSize() == 0 || Libc.madvise(region, region.byteSize(), MADV_DONTNEED) == 0;
     }
 }

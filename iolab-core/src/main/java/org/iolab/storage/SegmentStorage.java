@@ -261,6 +261,25 @@ final class SegmentStorage implements StorageFile {
     }
 
     @Override
+    public void forceRange(long position, long length) {
+        Problems.checkPosition(path, position, length);
+        lock.readLock().lock();
+        try {
+            if (closed) {
+                throw Problems.closed(path);
+            }
+            if (segment != null && writable && position < capacity) {
+                // the JDK aligns the msync to the pages the slice covers
+                segment.asSlice(position, Math.min(capacity, position + length) - position).force();
+                return;
+            }
+        } finally {
+            lock.readLock().unlock();
+        }
+        force(false);
+    }
+
+    @Override
     public void truncate(long newSize) {
         Problems.checkSize(path, newSize);
         if (!writable) {

@@ -19,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.iolab.IolabException;
+import org.iolab.testing.DirtyPages;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -114,6 +116,46 @@ class BackendContractTest {
             assertEquals(end + 10, f.size());
         }
         assertEquals(end + 10, Files.size(p));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void forceRangeCleansTheRangeAndKeepsEveryByte(Backend backend) throws Exception {
+        Path p = dir.resolve("r");
+        int length = 4 << 20;
+        try (StorageFile f = backend.open(p, true)) {
+            f.write(0, patterned(0, length, false));
+            f.written(length);
+            long dirty = DirtyPages.count(p, 0, length);
+            Assumptions.assumeTrue(dirty > 0, "needs cachestat and pages not yet written back: " + dirty);
+            f.forceRange(100, 64);
+            assertEquals(0, DirtyPages.count(p, 0, 4096), "the range's page is clean");
+            if (backend == Backend.SEGMENT) {
+                assertTrue(DirtyPages.count(p, 1 << 20, length - (1 << 20)) > 0, "the rest is left dirty");
+            }
+            assertPattern(f, 0, length, false);
+        }
+        assertEquals(length, Files.size(p));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void writeBehindStartsTheWriteBackOfTheRangeAndLosesNothing(Backend backend) throws Exception {
+        Path p = dir.resolve("b");
+        int length = 4 << 20;
+        try (StorageFile f = backend.open(p, true)) {
+            f.write(0, patterned(0, length, false));
+            f.written(length);
+            long dirty = DirtyPages.count(p, 0, length);
+            Assumptions.assumeTrue(dirty > 0, "needs cachestat and pages not yet written back: " + dirty);
+            f.writeBehind(0, 2 << 20);
+            if (backend != Backend.MAPPED) {
+                assertEquals(0, DirtyPages.awaitClean(p, 0, 2 << 20, 20_000), "the range is written back");
+            }
+            f.writeBehind(length - 10, 1000);
+            assertPattern(f, 0, length, true);
+        }
+        assertEquals(length, Files.size(p));
     }
 
     @ParameterizedTest
