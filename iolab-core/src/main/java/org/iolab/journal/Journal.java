@@ -179,6 +179,8 @@ public final class Journal implements AutoCloseable {
     private ByteBuffer mapped;
     /** The memory behind {@link #mapped}, or null; guarded like it. */
     private MemorySegment mappedSegment;
+    /** Offset in {@link #mappedSegment} below which its pages were released after a sync; guarded by syncLock. */
+    private long releasedUpTo;
     /** The sequence's 8 bytes, little-endian, for the CRC. */
     private final ByteBuffer seqBytes = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
     /** A write-through frame's header, then zeros for its padding (at most 7 bytes). */
@@ -942,6 +944,7 @@ public final class Journal implements AutoCloseable {
         long capacity = seg.capacity;
         mapped = null;
         mappedSegment = null;
+        releasedUpTo = 0;
         prefaulter = null;
         behindFrom = from;
         if (capacity > Integer.MAX_VALUE) {
@@ -1044,6 +1047,20 @@ public final class Journal implements AutoCloseable {
         }
     }
 
+    /**
+     * Before a sync: drops the appender's page table entries for the whole pages of the mapping below {@code end},
+     * which it never writes again ({@link Prefault#release}): the sync then writes them without write-protecting
+     * each one (a TLB shootdown per page, on the appender's core too). Caller holds syncLock.
+     */
+    private void releaseWritten(long end) {
+        MemorySegment m = mappedSegment;
+        long upTo = end & -Prefaulter.PAGE;
+        if (m != null && upTo > releasedUpTo) {
+            Prefault.release(m.asSlice(releasedUpTo, upTo - releasedUpTo));
+            releasedUpTo = upTo;
+        }
+    }
+
     /** Makes every record appended so far durable and advances {@link #durableSequence()}. */
     public void sync() {
         syncLock.lock();
@@ -1056,6 +1073,7 @@ public final class Journal implements AutoCloseable {
             Tip t = tip;
             if (t.nextSeq() - 1 > durable) {
                 active.written(t.end());
+                releaseWritten(t.end());
                 active.force(false);
             }
             syncedBytes = bytes;

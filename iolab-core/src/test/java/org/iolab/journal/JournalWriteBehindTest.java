@@ -11,6 +11,7 @@ import java.util.List;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
 import org.iolab.testing.DirtyPages;
+import org.iolab.testing.MappedRss;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,7 +20,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * At NONE, large frames go through the file descriptor and are handed to the kernel's write-back behind the
- * appender; the segment's prefaulter stops at the first of them.
+ * appender; the segment's prefaulter stops at the first of them. A sync drops the appender's mapped pages below
+ * the tip.
  */
 class JournalWriteBehindTest {
     private static final int KIB = 1024;
@@ -103,5 +105,32 @@ class JournalWriteBehindTest {
             assertFalse(prefaulting(), "after a roll for a large frame");
             assertEquals(320, j.nextSequence());
         }
+    }
+
+    @Test
+    void aSyncDropsTheMappedPagesBelowTheTip() {
+        JournalOptions o = JournalOptions.defaults().withBackend(Backend.SEGMENT).withDurability(Durability.BATCH);
+        try (Journal j = Journal.open(tmp, o)) {
+            for (int i = 0; i < 4096; i++) {
+                j.append(Payloads.of(i, 1000));
+            }
+            Path segment = tmp.resolve(Format.fileName(0));
+            j.sync();
+            long rss = MappedRss.of(segment);
+            assertTrue(rss >= 0 && rss <= 16 * KIB, "after a sync, only the tip's page stays mapped in: " + rss);
+            j.append(Payloads.of(4096, 1000));
+            assertArrayEquals(Payloads.of(5, 1000), readOne(j, 5));
+            assertArrayEquals(Payloads.of(4096, 1000), readOne(j, 4096));
+        }
+    }
+
+    private static byte[] readOne(Journal j, long seq) {
+        byte[][] out = new byte[1][];
+        j.read(seq, (s, p) -> {
+            out[0] = new byte[p.remaining()];
+            p.get(out[0]);
+            return false;
+        });
+        return out[0];
     }
 }
