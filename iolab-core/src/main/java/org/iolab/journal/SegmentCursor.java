@@ -32,6 +32,11 @@ final class SegmentCursor implements AutoCloseable {
     private ByteBuffer crcView;
     /** A read-only view of {@link #buf} that payloads are sliced from. */
     private ByteBuffer readOnly;
+    /**
+     * A read-only view of {@link #buf} whose position and limit select the payload handed to a visitor: one view for
+     * every record of a run, no allocation per record.
+     */
+    private ByteBuffer visitView;
     /** The file's mapping (little-endian), when the backend maps and it is under 2 GiB; else null. */
     private ByteBuffer mapped;
     private ByteBuffer mappedCrc;
@@ -74,6 +79,7 @@ final class SegmentCursor implements AutoCloseable {
         buf = b;
         crcView = b.duplicate();
         readOnly = b.asReadOnlyBuffer();
+        visitView = b.asReadOnlyBuffer();
     }
 
     Path path() {
@@ -165,34 +171,44 @@ final class SegmentCursor implements AutoCloseable {
      *         of them ({@code n >= 1})
      */
     long visitBuffered(long limit, long expected, RecordVisitor visitor) {
-        long lim = Math.min(Math.min(limit, capacity), knownSize);
+        long end = Math.min(Math.min(Math.min(limit, capacity), knownSize), bufStart + bufLen);
         ByteBuffer b = buf;
         ByteBuffer v = crcView;
+        ByteBuffer view = visitView;
         long start = bufStart;
-        long bufEnd = bufStart + bufLen;
         long n = 0;
         long p = pos;
-        while (p >= start && p + Format.FRAME_HEADER <= Math.min(bufEnd, lim)) {
+        long at0 = -1;
+        while (p >= start && p + Format.FRAME_HEADER <= end) {
             int at = (int) (p - start);
             int length = b.getInt(at);
-            if (length < Format.FRAME_HEADER || length >= ZERO_COPY_MIN || length > lim - p || p + length > bufEnd) {
+            if (length < Format.FRAME_HEADER || length >= ZERO_COPY_MIN || length > end - p) {
                 break;
             }
             long seq = b.getLong(at + 8);
-            if (b.getInt(at + 4) != crcOf(v, at, length) || seq != expected + n) {
+            if (seq != expected + n || b.getInt(at + 4) != crcOf(v, at, length)) {
                 break;
             }
-            recordStart = p;
-            sequence = seq;
-            payload = readOnly.slice(at + Format.FRAME_HEADER, length - Format.FRAME_HEADER);
+            at0 = p;
             p += Format.align(length);
-            pos = p;
             n++;
-            if (!visitor.visit(seq, payload)) {
+            if (!visitor.visit(seq, view.limit(at + length).position(at + Format.FRAME_HEADER))) {
+                ranTo(at0, p, expected + n - 1, view);
                 return -1 - n;
             }
         }
+        if (n > 0) {
+            ranTo(at0, p, expected + n - 1, view);
+        }
         return n;
+    }
+
+    /** After a run of {@link #visitBuffered}: its last record starts at {@code last}, the next one at {@code next}. */
+    private void ranTo(long last, long next, long seq, ByteBuffer view) {
+        recordStart = last;
+        pos = next;
+        sequence = seq;
+        payload = view;
     }
 
     /** Checks the frame of {@code length} bytes at {@code at} of {@code b} and, when good, makes it current. */
