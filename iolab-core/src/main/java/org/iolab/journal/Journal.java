@@ -115,8 +115,11 @@ public final class Journal implements AutoCloseable {
      * Frames at least this long are written through the file descriptor rather than copied into the mapping
      * ({@link StorageFile#writeThrough}): past a few pages, a {@code pwrite} costs less than the page faults a copy
      * into fresh pages of the mapping takes (measured with {@code JournalBulkBenchmark}, see docs/RESULTS.md). At
-     * NONE the first such frame stops the segment's prefaulter ({@link #stopPrefaulter}), and a segment rolled for
-     * one starts without it.
+     * NONE the first such frame turns the segment's prefaulter to populating pages for reading only
+     * ({@link Prefault#populateRead}), and a segment rolled for one starts it so: pages it mapped writable would
+     * each cost a TLB shootdown when written back (64 MiB of 64 KiB records appended then synced: 68-71 ms, against
+     * 35 ms), while pages it reads in come as large folios that the pwrite fills and a reader later maps in large
+     * steps (a replay of them: 8.3-9.5 ms against 10.8-11.7 ms when nothing populates them).
      */
     static final int WRITE_THROUGH_MIN = 16 << 10;
     /**
@@ -504,7 +507,7 @@ public final class Journal implements AutoCloseable {
             segments.add(first);
             tip = new Tip(first, Format.HEADER_SIZE, restart);
             durable = restart - 1;
-            attachMapping(active, first, Format.HEADER_SIZE, true);
+            attachMapping(active, first, Format.HEADER_SIZE, false);
             return;
         }
         if (previousUnsealed) {
@@ -536,7 +539,7 @@ public final class Journal implements AutoCloseable {
         zeroTail(active, end);
         tip = new Tip(last, end, expected);
         durable = expected - 1;
-        attachMapping(active, last, end, true);
+        attachMapping(active, last, end, false);
     }
 
     /**
@@ -679,7 +682,7 @@ public final class Journal implements AutoCloseable {
             ByteBuffer m = mapped;
             boolean through = m == null || need >= WRITE_THROUGH_MIN;
             if (m != null && through && prefaulter != null) {
-                stopPrefaulter();
+                prefaulter.forReading();
             }
             if (m != null && through) {
                 // a large frame without a prefaulter ahead (BATCH, ALWAYS): the payload through the file descriptor
@@ -799,21 +802,6 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * A large frame at NONE: it goes through the descriptor, and the prefaulter stops for the rest of the segment.
-     * Its pages, mapped writable ahead of the appender, would each cost a TLB shootdown when written back (64 MiB of
-     * 64 KiB records, appended then synced: 68–71 ms with it, 35 ms without). Caller holds writeLock.
-     */
-    private void stopPrefaulter() {
-        syncLock.lock();
-        try {
-            stop(prefaulter);
-            prefaulter = null;
-        } finally {
-            syncLock.unlock();
-        }
-    }
-
-    /**
      * At NONE, after a frame ending at {@code end}: starts the write-back of the bytes written through the descriptor
      * up to one {@link #WRITE_BEHIND_STEP} behind the appender (the step lets the pages being written fill before
      * the device takes them). Frames stored through the mapping are left to the sync: cleaning a mapped page
@@ -836,7 +824,10 @@ public final class Journal implements AutoCloseable {
         return frame.clear();
     }
 
-    /** @param large the frame that rolls is written through the descriptor: start the new segment unprefaulted */
+    /**
+     * @param large the frame that rolls is written through the descriptor: the new segment's prefaulter populates
+     *        pages for reading
+     */
     private void roll(Tip t, boolean large) {
         syncLock.lock();
         try {
@@ -851,7 +842,7 @@ public final class Journal implements AutoCloseable {
             Prefaulter oldPrefaulter = prefaulter;
             MemorySegment oldMapping = mappedSegment;
             try {
-                attachMapping(file, next, Format.HEADER_SIZE, !large);
+                attachMapping(file, next, Format.HEADER_SIZE, large);
             } catch (RuntimeException | Error e) {
                 file.close();
                 prefaulter = oldPrefaulter;
@@ -938,9 +929,10 @@ public final class Journal implements AutoCloseable {
 
     /**
      * Lets appends format frames in place when {@code file} maps (and the segment is under 2 GiB), and starts
-     * faulting its pages in from {@code from} on. The previous {@link #prefaulter} must have been handed over.
+     * faulting its pages in from {@code from} on (for reading only when {@code forReading}). The previous
+     * {@link #prefaulter} must have been handed over.
      */
-    private void attachMapping(StorageFile file, SegmentRef seg, long from, boolean prefault) {
+    private void attachMapping(StorageFile file, SegmentRef seg, long from, boolean forReading) {
         long capacity = seg.capacity;
         mapped = null;
         mappedSegment = null;
@@ -957,12 +949,12 @@ public final class Journal implements AutoCloseable {
             long start = from & -Prefaulter.PAGE;
             // at BATCH and ALWAYS every sync would also write the zero pages the prefaulter dirtied ahead of the
             // data (measured: a 64 MiB BATCH write at 4 KiB records took 169 ms with it, 89 ms without)
-            if (prefault && start < capacity && options.prefault() && options.durability() == Durability.NONE) {
+            if (start < capacity && options.prefault() && options.durability() == Durability.NONE) {
                 prefaulter = Prefaulter.start(m.asSlice(start, capacity - start), start,
                         () -> {
                             Tip t = tip;
                             return t != null && t.segment() == seg ? t.end() : Format.HEADER_SIZE;
-                        }, "iolab-journal-prefault " + dir);
+                        }, "iolab-journal-prefault " + dir, forReading);
             }
         }
     }
@@ -989,6 +981,8 @@ public final class Journal implements AutoCloseable {
         private final long base;
         private final java.util.function.LongSupplier written;
         private volatile boolean stopped;
+        /** Set once the appender writes through the descriptor: pages are then populated for reading only. */
+        private volatile boolean forReading;
         private Thread thread;
 
         private Prefaulter(MemorySegment region, long base, java.util.function.LongSupplier written) {
@@ -1005,8 +999,9 @@ public final class Journal implements AutoCloseable {
          * @return the running prefaulter
          */
         static Prefaulter start(MemorySegment region, long base, java.util.function.LongSupplier written,
-                String name) {
+                String name, boolean forReading) {
             Prefaulter p = new Prefaulter(region, base, written);
+            p.forReading = forReading;
             p.thread = Thread.ofPlatform().daemon().name(name).start(p);
             return p;
         }
@@ -1022,11 +1017,17 @@ public final class Journal implements AutoCloseable {
                     continue;
                 }
                 long n = Math.min(CHUNK, size - done);
-                if (!Prefault.populateWrite(region.asSlice(done, n))) {
+                MemorySegment slice = region.asSlice(done, n);
+                if (!(forReading ? Prefault.populateRead(slice) : Prefault.populateWrite(slice))) {
                     return;
                 }
                 done += n;
             }
+        }
+
+        /** From now on populates pages for reading ({@link Prefault#populateRead}). */
+        void forReading() {
+            forReading = true;
         }
 
         /** Stops it and waits for the thread, so the mapping can be released. */

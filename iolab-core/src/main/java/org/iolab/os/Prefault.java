@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
  */
 public final class Prefault {
     private static final int MADV_DONTNEED = 4;
+    private static final int MADV_POPULATE_READ = 22;
     private static final int MADV_POPULATE_WRITE = 23;
     private static volatile boolean unsupported;
 
@@ -28,6 +29,28 @@ public final class Prefault {
         }
         int errno = Libc.madvise(region, region.byteSize(), MADV_POPULATE_WRITE);
         if (errno == 22) { // EINVAL: an older kernel
+            unsupported = true;
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Populates the pages of {@code region} for reading ({@code madvise(MADV_POPULATE_READ)}): the file's pages
+     * come into the page cache (zeros where nothing was written, through the kernel's read-ahead, which builds
+     * large folios) and are mapped read-only, so none of them is dirtied or needs cleaning by a later sync. For a
+     * writer that writes the file through its descriptor: its writes then copy into those folios, and a later
+     * mapping of the file maps them in large steps.
+     *
+     * @param region a page-aligned slice of a shared file mapping
+     * @return false when the kernel does not support it (then later calls return false at once); true otherwise
+     */
+    public static boolean populateRead(MemorySegment region) {
+        if (unsupported || region.byteSize() == 0) {
+            return !unsupported;
+        }
+        int errno = Libc.madvise(region, region.byteSize(), MADV_POPULATE_READ);
+        if (errno == 22) {
             unsupported = true;
             return false;
         }

@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
 import org.iolab.testing.DirtyPages;
@@ -20,7 +22,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * At NONE, large frames go through the file descriptor and are handed to the kernel's write-back behind the
- * appender; the segment's prefaulter stops at the first of them. A sync drops the appender's mapped pages below
+ * appender; from the first of them on, the segment's prefaulter populates pages for reading only. A sync drops the appender's mapped pages below
  * the tip.
  */
 class JournalWriteBehindTest {
@@ -74,7 +76,7 @@ class JournalWriteBehindTest {
             for (int i = 1; i <= 64; i++) {
                 j.append(Payloads.of(i, 64 * KIB));
             }
-            assertFalse(prefaulting(), "the first large frame stops it");
+            assertTrue(prefaulting(), "it goes on, populating pages for reading");
             assertEquals(-1, j.durableSequence(), "nothing was synced");
             Path segment = tmp.resolve(Format.fileName(0));
             long total = DirtyPages.count(segment, 0, 4L << 20);
@@ -83,6 +85,15 @@ class JournalWriteBehindTest {
             assertEquals(0, DirtyPages.awaitClean(segment, 4096, (2L << 20) - 4096, 20_000),
                     "the first 2 MiB written back");
             assertTrue(DirtyPages.count(segment, 3L << 20, 1L << 20) > 0, "the last step is still dirty");
+            // ahead of the appender (past what the prefaulter had populated for writing before the large frames):
+            // pages read in, none dirtied
+            long ahead = 12L << 20;
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (DirtyPages.cached(segment, ahead, 1L << 20) < 256 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertEquals(256, DirtyPages.cached(segment, ahead, 1L << 20), "populated ahead");
+            assertEquals(0, DirtyPages.count(segment, ahead, 1L << 20), "for reading: not dirtied");
             for (int i = 1; i <= 64; i++) {
                 final int seq = i;
                 j.read(seq, (s, p) -> {
@@ -96,14 +107,28 @@ class JournalWriteBehindTest {
     }
 
     @Test
-    void noPrefaulterRunsInSegmentsRolledForLargeFrames() {
-        try (Journal j = Journal.open(tmp, none(Backend.DEFAULT).withSegmentSize(16 << 20))) {
-            for (int i = 0; i < 320; i++) {
+    void aSegmentRolledForALargeFrameIsPopulatedForReading() throws Exception {
+        try (Journal j = Journal.open(tmp, none(Backend.DEFAULT).withSegmentSize(32 << 20))) {
+            for (int i = 0; i < 600; i++) {
                 j.append(Payloads.of(i, 64 * KIB));
             }
             assertEquals(2, j.segmentCount(), "rolled once");
-            assertFalse(prefaulting(), "after a roll for a large frame");
-            assertEquals(320, j.nextSequence());
+            assertTrue(prefaulting(), "the new segment has a prefaulter");
+            Path second;
+            try (Stream<Path> files = Files.list(tmp)) {
+                second = files.filter(f -> f.getFileName().toString().endsWith(".seg")).sorted().toList().getLast();
+            }
+            long from = 8L << 20;
+            long length = 4L << 20;
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (DirtyPages.cached(second, from, length) < length / 4096 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            long cached = DirtyPages.cached(second, from, length);
+            Assumptions.assumeTrue(cached >= 0, "needs cachestat (Linux 6.5+)");
+            assertEquals(length / 4096, cached, "populated ahead of the appender");
+            assertEquals(0, DirtyPages.count(second, from, length), "for reading: nothing dirtied");
+            assertEquals(600, j.nextSequence());
         }
     }
 

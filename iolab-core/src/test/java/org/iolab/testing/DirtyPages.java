@@ -9,7 +9,8 @@ import java.lang.invoke.MethodHandle;
 import java.nio.file.Path;
 
 /**
- * A file's dirty pages, from Linux's {@code cachestat(2)} (6.5+): what tests of write-back hints look at.
+ * A file's dirty and cached pages, from Linux's {@code cachestat(2)} (6.5+): what tests of write-back hints and
+ * prefaulting look at.
  */
 @SuppressWarnings("restricted") // a test reading the kernel's page-cache state
 public final class DirtyPages {
@@ -34,6 +35,22 @@ public final class DirtyPages {
      * @return the dirty pages of {@code [offset, offset + length)}, or -1 where the kernel has no cachestat
      */
     public static long count(Path file, long offset, long length) {
+        return stat(file, offset, length, 8);
+    }
+
+    /**
+     * @param file a file
+     * @param offset first byte
+     * @param length bytes
+     * @return the pages of {@code [offset, offset + length)} in the page cache, or -1 where the kernel has no
+     *     cachestat
+     */
+    public static long cached(Path file, long offset, long length) {
+        return stat(file, offset, length, 0);
+    }
+
+    /** One field of {@code struct cachestat} (nr_cache at 0, nr_dirty at 8). */
+    private static long stat(Path file, long offset, long length, long field) {
         try (Arena arena = Arena.ofConfined()) {
             int fd = (int) OPEN.invokeExact(arena.allocateFrom(file.toString()), 0);
             if (fd < 0) {
@@ -43,9 +60,9 @@ public final class DirtyPages {
                 MemorySegment range = arena.allocate(16, 8);
                 range.set(ValueLayout.JAVA_LONG, 0, offset);
                 range.set(ValueLayout.JAVA_LONG, 8, length);
-                MemorySegment stat = arena.allocate(40, 8);
-                long rc = (long) SYSCALL.invokeExact(SYS_CACHESTAT, fd, range, stat, 0);
-                return rc == 0 ? stat.get(ValueLayout.JAVA_LONG, 8) : -1;
+                MemorySegment out = arena.allocate(40, 8);
+                long rc = (long) SYSCALL.invokeExact(SYS_CACHESTAT, fd, range, out, 0);
+                return rc == 0 ? out.get(ValueLayout.JAVA_LONG, field) : -1;
             } finally {
                 int ignored = (int) CLOSE.invokeExact(fd);
             }
