@@ -30,8 +30,11 @@ final class StorePlan {
     static final int ALWAYS_RECORDS = 2000;
     /** Starting a forked JVM with the peers' libraries and encoding the employees (measured: about 1.6 s). */
     static final double FORK_OVERHEAD = 2.0;
-    /** Estimated seconds per record and phase at NONE and BATCH (the slower peers' pace). */
-    static final double RECORD_SECONDS = 6e-6;
+    /**
+     * Estimated seconds per record and phase at NONE and BATCH, averaged over the engines (measured: quick's 96
+     * points took 4 min 48 s at four passes each, where 6 µs had estimated 20 min).
+     */
+    static final double RECORD_SECONDS = 1.5e-6;
     /** Estimated seconds of one fsync'ed write at ALWAYS. */
     static final double SYNC_SECONDS = 5e-4;
     /** The engines whose durability levels sync (iolab's store and these peers get per-put latency runs). */
@@ -128,9 +131,11 @@ final class StorePlan {
                         new Block(syncedAll, List.of(Durability.BATCH, Durability.ALWAYS), phases, BRUNO_RECORDS,
                                 ALWAYS_RECORDS)), 2, 5);
             }
+            // two warm-up passes: after one, the JIT-compiled engines' first measured pass still ran partly
+            // interpreted (iolab's put: 103, 46, 28 ms; LMDB, native, 28, 27, 31)
             default -> new Study(List.of(new Block(defaultEngines(), none, phases, BRUNO_RECORDS, ALWAYS_RECORDS),
                     new Block(synced, List.of(Durability.BATCH, Durability.ALWAYS), phases, BRUNO_RECORDS,
-                            ALWAYS_RECORDS)), 1, 3);
+                            ALWAYS_RECORDS)), 2, 3);
         };
     }
 
