@@ -27,6 +27,11 @@ final class JournalPlan {
     static final String LATENCY_CLASS = "org.iolab.bench.JournalLatency";
     /** Starting a forked JVM and opening a journal. */
     static final double FORK_OVERHEAD = 1.2;
+    /**
+     * Warm-up passes of a replay point, at least: a pass takes tens of milliseconds, and after one warm-up the JIT
+     * was still compiling the replay loop (measured passes 73, 53, 36 ms).
+     */
+    static final int REPLAY_WARMUPS = 5;
     /** Replay set-up writes the journal at about this rate (bytes/s); a pass reads it at twice that. */
     static final double WRITE_BW = 1e9;
     /** Highest rate (bytes/s) appends at NONE are assumed to reach, for the free-space check. */
@@ -266,8 +271,9 @@ final class JournalPlan {
         long records = Math.max(1000, s.replayBytes() / size);
         double bytes = (double) records * size;
         double pass = bytes / (2 * WRITE_BW);
-        double wall = forks * (FORK_OVERHEAD + bytes / WRITE_BW + (s.warmups() + runs) * pass);
-        return new JournalPoint(bench, backend, null, size, records, s.warmups(), runs, forks, pass, wall);
+        int warmups = Math.max(s.warmups(), REPLAY_WARMUPS);
+        double wall = forks * (FORK_OVERHEAD + bytes / WRITE_BW + (warmups + runs) * pass);
+        return new JournalPoint(bench, backend, null, size, records, warmups, runs, forks, pass, wall);
     }
 
     /**
