@@ -1007,7 +1007,8 @@ public final class Store implements AutoCloseable {
             new Scanner(data, map).walk(Slots.DATA_START, dataEnd,
                     new Scanner.Policy(Long.MAX_VALUE, false, 0, Long.MAX_VALUE, false), new Scanner.Sink() {
                         private ByteBuffer chunk;
-                        private ByteBuffer readOnly;
+                        private ByteBuffer keyView;
+                        private ByteBuffer valueView;
 
                         @Override
                         public void live(long offset, int slotLength, long seq, ByteBuffer b, int at, int k,
@@ -1018,9 +1019,14 @@ public final class Store implements AutoCloseable {
                             count[0]++;
                             if (b != chunk) {
                                 chunk = b;
-                                readOnly = b.asReadOnlyBuffer();
+                                keyView = b.asReadOnlyBuffer();
+                                valueView = b.asReadOnlyBuffer();
                             }
-                            visitor.visit(readOnly.slice(at + Slots.HEADER, k), readOnly.slice(at + Slots.HEADER + k, v));
+                            // two views per chunk, moved from record to record, not two slices per record (and
+                            // big-endian each time, as a slice would be, whatever the last visitor set)
+                            int key = at + Slots.HEADER;
+                            visitor.visit(keyView.limit(key + k).position(key).order(ByteOrder.BIG_ENDIAN),
+                                    valueView.limit(key + k + v).position(key + k).order(ByteOrder.BIG_ENDIAN));
                         }
 
                         @Override
