@@ -25,6 +25,7 @@ import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.iolab.IolabException;
 import org.iolab.catalogue.Preallocation;
+import org.iolab.os.PageCache;
 import org.iolab.os.Prefault;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
@@ -131,7 +132,8 @@ public final class Journal implements AutoCloseable {
      * At NONE, bytes written through the file descriptor are handed to the device's write-back
      * ({@link StorageFile#writeBehind}) in steps of this size, one step behind the appender, so that a later
      * {@link #sync()} finds them written (64 MiB of 64 KiB records, appended then synced: 52–56 ms without it,
-     * see docs/RESULTS.md).
+     * see docs/RESULTS.md). The appender itself asks, once per step: the call returns once the pages are queued,
+     * so it can wait when the device's queue is full.
      */
     static final long WRITE_BEHIND_STEP = 1 << 20;
     private static final VarHandle INT_LE = MethodHandles.byteBufferViewVarHandle(int[].class,
@@ -841,11 +843,22 @@ public final class Journal implements AutoCloseable {
             StorageFile file = createSegment(next, false);
             Prefaulter oldPrefaulter = prefaulter;
             MemorySegment oldMapping = mappedSegment;
+            ByteBuffer oldMapped = mapped;
+            long oldReleased = releasedUpTo;
+            long oldBehind = behindFrom;
             try {
                 attachMapping(file, next, Format.HEADER_SIZE, large);
             } catch (RuntimeException | Error e) {
+                // the active segment stays the old one: so does every field that goes with it
+                if (prefaulter != oldPrefaulter) {
+                    stop(prefaulter);
+                }
                 file.close();
                 prefaulter = oldPrefaulter;
+                mapped = oldMapped;
+                mappedSegment = oldMapping;
+                releasedUpTo = oldReleased;
+                behindFrom = oldBehind;
                 throw e;
             }
             oldRef.sealedEnd = t.end();
@@ -872,7 +885,9 @@ public final class Journal implements AutoCloseable {
                 Prefault.release(oldMapping);
             }
             old.force(false);
-            // the new segment's header and size, not the pages the appender is writing into it now
+            // the new segment's header, not the pages the appender is writing into it now; its size and records
+            // become durable with the first sync that covers them (recovery copes with a new last segment whose
+            // size or pages did not survive: none of its records was reported durable)
             fresh.forceRange(0, Format.HEADER_SIZE);
             syncDirectory();
             old.write(Format.SEAL_OFFSET, Format.sealMarker(oldRef.firstSeq));
@@ -973,7 +988,7 @@ public final class Journal implements AutoCloseable {
      * of zeros the journal has not reached yet.
      */
     private static final class Prefaulter implements Runnable {
-        static final long PAGE = 4096;
+        static final long PAGE = pageSize();
         private static final long CHUNK = 1 << 20;
         /** How far ahead of the appender pages are faulted in. */
         static final long AHEAD = 8L << 20;
@@ -1030,6 +1045,20 @@ public final class Journal implements AutoCloseable {
             forReading = true;
         }
 
+        /** @return the kernel's page size; 4096 where it cannot be asked (the hints are then off anyway) */
+        private static long pageSize() {
+            try {
+                return PageCache.pageSize();
+            } catch (RuntimeException | LinkageError e) {
+                return 4096;
+            }
+        }
+
+        /** @return whether it populates pages for reading only */
+        boolean isForReading() {
+            return forReading;
+        }
+
         /** Stops it and waits for the thread, so the mapping can be released. */
         void stop() {
             stopped = true;
@@ -1059,6 +1088,17 @@ public final class Journal implements AutoCloseable {
         if (m != null && upTo > releasedUpTo) {
             Prefault.release(m.asSlice(releasedUpTo, upTo - releasedUpTo));
             releasedUpTo = upTo;
+        }
+    }
+
+    /** @return whether a prefaulter runs ahead of the appender, populating pages for reading only (for tests) */
+    boolean prefaultsForReading() {
+        syncLock.lock();
+        try {
+            Prefaulter p = prefaulter;
+            return p != null && p.isForReading();
+        } finally {
+            syncLock.unlock();
         }
     }
 

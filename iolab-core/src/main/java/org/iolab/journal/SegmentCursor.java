@@ -192,7 +192,9 @@ final class SegmentCursor implements AutoCloseable {
             at0 = p;
             p += Format.align(length);
             n++;
-            if (!visitor.visit(seq, view.limit(at + length).position(at + Format.FRAME_HEADER))) {
+            // big-endian each time, as a slice would be, whatever the last visitor set
+            if (!visitor.visit(seq, view.limit(at + length).position(at + Format.FRAME_HEADER)
+                    .order(ByteOrder.BIG_ENDIAN))) {
                 ranTo(at0, p, expected + n - 1, view);
                 return -1 - n;
             }

@@ -12,6 +12,7 @@ public final class Prefault {
     private static final int MADV_POPULATE_READ = 22;
     private static final int MADV_POPULATE_WRITE = 23;
     private static volatile boolean unsupported;
+    private static volatile boolean readUnsupported;
 
     private Prefault() {
     }
@@ -46,12 +47,12 @@ public final class Prefault {
      * @return false when the kernel does not support it (then later calls return false at once); true otherwise
      */
     public static boolean populateRead(MemorySegment region) {
-        if (unsupported || region.byteSize() == 0) {
-            return !unsupported;
+        if (readUnsupported || region.byteSize() == 0) {
+            return !readUnsupported;
         }
         int errno = Libc.madvise(region, region.byteSize(), MADV_POPULATE_READ);
         if (errno == 22) {
-            unsupported = true;
+            readUnsupported = true;
             return false;
         }
         return true;

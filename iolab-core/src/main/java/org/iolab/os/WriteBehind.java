@@ -37,7 +37,6 @@ public final class WriteBehind implements AutoCloseable {
             }
             if (Libc.syncFileRangeWrite(fd, offset, length) != 0) {
                 close();
-                off = true;
             }
         } catch (RuntimeException | LinkageError e) {
             // a hint only: without it, the writer's next sync writes the pages
@@ -45,9 +44,10 @@ public final class WriteBehind implements AutoCloseable {
         }
     }
 
-    /** Closes its descriptor, if it opened one. */
+    /** Closes its descriptor, if it opened one; later calls of {@link #start} do nothing. */
     @Override
     public void close() {
+        off = true;
         if (fd >= 0) {
             int f = fd;
             fd = -1;

@@ -68,11 +68,12 @@ public interface StorageFile extends AutoCloseable {
     void force(boolean metadata);
 
     /**
-     * Makes the completed writes in {@code [position, position + length)} durable, and the file's size; writes
-     * elsewhere in the file may stay in the page cache ({@code msync} of the range for a mapping, which is
-     * {@code fdatasync} of the range). For a writer that must make one part of a file durable (a header) while it
-     * goes on writing the rest: syncing the whole file would also write, and for a mapping write-protect, the pages
-     * it is writing. The default syncs the whole file ({@link #force force(false)}).
+     * Makes the completed writes in {@code [position, position + length)} durable; writes elsewhere in the file, and
+     * a size the file grew to by writing its last byte (how the mapping backends grow a file), may stay in the page
+     * cache ({@code msync} of the range for a mapping, which is {@code fdatasync} of the range). For a writer that
+     * must make one part of a file durable (a header) while it goes on writing the rest: syncing the whole file
+     * would also write, and for a mapping write-protect, the pages it is writing. The default syncs the whole file
+     * ({@link #force force(false)}).
      *
      * @param position file offset
      * @param length bytes

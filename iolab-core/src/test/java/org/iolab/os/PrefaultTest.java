@@ -42,6 +42,7 @@ class PrefaultTest {
 
     @Test
     void releasingAWritersPagesKeepsTheirBytesAndLeavesThemDirty() throws Exception {
+        Path control = DirtyPages.control(dir);
         Path file = dir.resolve("r");
         byte[] data = new byte[2 << 20];
         new Random(11).nextBytes(data);
@@ -52,7 +53,9 @@ class PrefaultTest {
             long dirty = DirtyPages.count(file, 0, data.length);
             Assumptions.assumeTrue(dirty == data.length / 4096, "needs cachestat: " + dirty + " dirty pages");
             assertTrue(Prefault.release(m));
-            assertEquals(dirty, DirtyPages.count(file, 0, data.length), "still dirty: written by the next sync");
+            long after = DirtyPages.count(file, 0, data.length);
+            Assumptions.assumeTrue(DirtyPages.untouched(control), "the kernel wrote pages back on its own");
+            assertEquals(dirty, after, "still dirty: written by the next sync");
             ByteBuffer back = ByteBuffer.allocate(data.length);
             ch.read(back, 0);
             assertArrayEquals(data, back.array());

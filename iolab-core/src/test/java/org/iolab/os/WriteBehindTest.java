@@ -23,6 +23,7 @@ class WriteBehindTest {
 
     @Test
     void startsTheWriteBackOfTheRangeAskedForAndOnlyOfIt() throws Exception {
+        Path control = DirtyPages.control(dir);
         Path file = dir.resolve("f");
         byte[] data = new byte[8 * MIB];
         new Random(3).nextBytes(data);
@@ -34,6 +35,7 @@ class WriteBehindTest {
                     "needs cachestat and no write-back yet of a file just written: " + dirty + " dirty pages");
             behind.start(0, 4 * MIB);
             assertEquals(0, DirtyPages.awaitClean(file, 0, 4 * MIB, 20_000), "the range asked for is written back");
+            Assumptions.assumeTrue(DirtyPages.untouched(control), "the kernel wrote pages back on its own");
             assertTrue(DirtyPages.count(file, 4 * MIB, 4 * MIB) > 0, "the rest waits for the kernel's own write-back");
         }
         assertArrayEquals(data, Files.readAllBytes(file));

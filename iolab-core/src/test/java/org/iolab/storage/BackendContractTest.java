@@ -121,6 +121,7 @@ class BackendContractTest {
     @ParameterizedTest
     @EnumSource(Backend.class)
     void forceRangeCleansTheRangeAndKeepsEveryByte(Backend backend) throws Exception {
+        Path control = DirtyPages.control(dir);
         Path p = dir.resolve("r");
         int length = 4 << 20;
         try (StorageFile f = backend.open(p, true)) {
@@ -131,7 +132,9 @@ class BackendContractTest {
             f.forceRange(100, 64);
             assertEquals(0, DirtyPages.count(p, 0, 4096), "the range's page is clean");
             if (backend == Backend.SEGMENT) {
-                assertTrue(DirtyPages.count(p, 1 << 20, length - (1 << 20)) > 0, "the rest is left dirty");
+                long rest = DirtyPages.count(p, 1 << 20, length - (1 << 20));
+                Assumptions.assumeTrue(DirtyPages.untouched(control), "the kernel wrote pages back on its own");
+                assertTrue(rest > 0, "the rest is left dirty");
             }
             assertPattern(f, 0, length, false);
         }

@@ -6,7 +6,12 @@ import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 /**
  * A file's dirty and cached pages, from Linux's {@code cachestat(2)} (6.5+): what tests of write-back hints and
@@ -15,6 +20,7 @@ import java.nio.file.Path;
 @SuppressWarnings("restricted") // a test reading the kernel's page-cache state
 public final class DirtyPages {
     private static final long SYS_CACHESTAT = 451; // x86_64 and aarch64
+    private static final int CONTROL_BYTES = 256 * 1024;
     private static final Linker LINKER = Linker.nativeLinker();
     private static final MethodHandle SYSCALL = LINKER.downcallHandle(LINKER.defaultLookup().find("syscall")
             .orElseThrow(), FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
@@ -69,6 +75,36 @@ public final class DirtyPages {
         } catch (Throwable t) {
             throw new IllegalStateException("cachestat of " + file, t);
         }
+    }
+
+    /**
+     * Writes a small control file of dirty pages. Make it before the pages a test watches: when the kernel writes
+     * pages back on its own (another process's {@code sync}, the system passing its background threshold) it takes
+     * the oldest first, so a test that finds the control still dirty knows its own pages were not cleaned by it.
+     *
+     * @param dir a folder
+     * @return the control file
+     * @throws IOException when it cannot be written
+     */
+    public static Path control(Path dir) throws IOException {
+        // a new file, not a truncated one: ext4 starts the write-back of a file truncated to zero and rewritten
+        // when it is closed (auto_da_alloc)
+        Path control = dir.resolve("dirty-control-" + System.nanoTime() + ".bin");
+        try (FileChannel ch = FileChannel.open(control, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer b = ByteBuffer.allocate(CONTROL_BYTES);
+            while (b.hasRemaining()) {
+                ch.write(b);
+            }
+        }
+        return control;
+    }
+
+    /**
+     * @param control a file from {@link #control}
+     * @return whether all its pages are still dirty (false also where the kernel has no cachestat)
+     */
+    public static boolean untouched(Path control) {
+        return count(control, 0, CONTROL_BYTES) == CONTROL_BYTES / 4096;
     }
 
     /**
