@@ -131,11 +131,12 @@ final class StorePlan {
                         new Block(syncedAll, List.of(Durability.BATCH, Durability.ALWAYS), phases, BRUNO_RECORDS,
                                 ALWAYS_RECORDS)), 2, 5);
             }
-            // two warm-up passes: after one, the JIT-compiled engines' first measured pass still ran partly
-            // interpreted (iolab's put: 103, 46, 28 ms; LMDB, native, 28, 27, 31)
+            // five warm-up passes: the JIT-compiled engines reach their steady pace only after several (iolab's put
+            // at NONE, 12 passes after 2 warm-ups: 31, 29, 28, 28, 26, 26, 26, 23, 26, 26, 27, 25 ms; Chronicle Map's fell
+            // from 59 to 41 over three; LMDB, native, ran 32 then 27-28 throughout)
             default -> new Study(List.of(new Block(defaultEngines(), none, phases, BRUNO_RECORDS, ALWAYS_RECORDS),
                     new Block(synced, List.of(Durability.BATCH, Durability.ALWAYS), phases, BRUNO_RECORDS,
-                            ALWAYS_RECORDS)), 2, 3);
+                            ALWAYS_RECORDS)), 5, 3);
         };
     }
 
