@@ -139,6 +139,8 @@ import org.iolab.storage.StorageFile;
  */
 public final class Store implements AutoCloseable {
     private static final int READ_CHUNK = 256;
+    /** Slots up to this long are copied out of the mapping by a lookup ({@code Ctx.readSlot}). */
+    private static final int SMALL_SLOT = 512;
     private static final long PREFAULT_CHUNK = 1 << 20;
     private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -805,6 +807,9 @@ public final class Store implements AutoCloseable {
         private final java.lang.ref.WeakReference<Store> owner;
         final CRC32C crc = new CRC32C();
         ByteBuffer buf = ByteBuffer.allocateDirect(4096).order(ByteOrder.LITTLE_ENDIAN);
+        /** A copy of a small slot found in the mapping (header, key, value at 0), and a view of it. */
+        final byte[] small = new byte[SMALL_SLOT];
+        final ByteBuffer smallView = ByteBuffer.wrap(small).order(ByteOrder.LITTLE_ENDIAN);
         /** The slot found: {@link #buf} (a copy) or a view of the mapping; header at 0. */
         ByteBuffer cur;
         ByteBuffer keyBuf;
@@ -839,8 +844,9 @@ public final class Store implements AutoCloseable {
         }
 
         /**
-         * Finds the live slot the index points to: {@link #cur} is then a view of it in the mapping (header, key,
-         * value at 0), or a copy in {@link #buf} when the backend does not map.
+         * Finds the live slot the index points to: {@link #cur} is then a copy of it in {@link #small} when it is
+         * short, else a view of it in the mapping (header, key, value at 0), or a copy in {@link #buf} when the
+         * backend does not map.
          */
         void readSlot(long offset) {
             Store s = store();
@@ -859,8 +865,16 @@ public final class Store implements AutoCloseable {
             slotLength = Slots.slotLength(w0);
             foundKeyLen = Slots.keyLength(w0);
             foundValueLen = (int) Slots.valueLength(w0);
-            cur = m.asSlice(offset, Slots.HEADER + foundKeyLen + foundValueLen).asByteBuffer()
-                    .order(ByteOrder.LITTLE_ENDIAN);
+            int length = Slots.HEADER + foundKeyLen + foundValueLen;
+            if (length <= small.length) {
+                // a small slot: one copy out of the mapping, then the CRC, the key's comparison and the value's
+                // copy run over an array (each access to the shared-arena mapping through a buffer costs two atomic
+                // operations, and the buffer an allocation)
+                MemorySegment.copy(m, ValueLayout.JAVA_BYTE, offset, small, 0, length);
+                cur = smallView;
+            } else {
+                cur = m.asSlice(offset, length).asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
+            }
         }
 
         /** Reads the live slot the index points to into {@link #buf} at 0 (header, key, value); {@code cur = buf}. */
