@@ -88,7 +88,7 @@ public class JournalBulkBenchmark {
     public void setupTrial() {
         options = JournalFolder.options(backend, durability, segmentSize)
                 .withPrefault(Params.bool(prefault, "prefault"))
-                .withPreallocation(Preallocation.parse(prealloc));
+                .withPreallocation(preallocation());
         int size = (int) Params.size(recordSize, "recordSize", Math.min(options.maxRecordSize(), Params.MAX_BUFFER));
         long total = Params.fileSize(totalSize, "totalSize");
         if (size == 0 || total < size) {
@@ -102,6 +102,14 @@ public class JournalBulkBenchmark {
         }
         payload = ByteBuffer.wrap(bytes);
         home = FileHome.open(dir);
+    }
+
+    private Preallocation preallocation() {
+        try {
+            return Preallocation.parse(String.valueOf(prealloc));
+        } catch (IolabException e) {
+            throw new IolabException("bad prealloc '" + prealloc + "': expected none, zero-fill or fallocate");
+        }
     }
 
     /** Opens a fresh journal. */

@@ -151,6 +151,7 @@ class JournalBenchmarkTest {
         b.totalSize = "1m";
         b.segmentSize = "256k";
         b.prefault = "true";
+        b.prealloc = durability.equals("none") ? "none" : "fallocate";
         b.dir = dir.toString();
         b.setupTrial();
         assertEquals((1 << 20) / 3000, b.count());
@@ -172,11 +173,15 @@ class JournalBenchmarkTest {
         b.totalSize = "1k";
         b.segmentSize = "1m";
         b.prefault = "false";
+        b.prealloc = "zero-fill";
         b.dir = dir.toString();
         assertTrue(assertThrows(IolabException.class, b::setupTrial).getMessage().contains("totalSize"));
         b.totalSize = "1m";
         b.prefault = "maybe";
         assertTrue(assertThrows(IolabException.class, b::setupTrial).getMessage().contains("prefault"));
+        b.prefault = "true";
+        b.prealloc = "sometimes";
+        assertTrue(assertThrows(IolabException.class, b::setupTrial).getMessage().contains("bad prealloc 'sometimes'"));
         assertEquals(0, entries());
     }
 
