@@ -118,17 +118,26 @@ class BackendContractTest {
         assertEquals(end + 10, Files.size(p));
     }
 
+    /** @return {@code p} opened with {@code backend}, {@code length} patterned bytes written and not yet synced */
+    private static StorageFile dirtyFile(Backend backend, Path p, int length) {
+        StorageFile f = backend.open(p, true);
+        f.write(0, patterned(0, length, false));
+        f.written(length);
+        long dirty = DirtyPages.count(p, 0, length);
+        if (dirty <= 0) {
+            f.close();
+        }
+        Assumptions.assumeTrue(dirty > 0, "needs cachestat and pages not yet written back: " + dirty);
+        return f;
+    }
+
     @ParameterizedTest
     @EnumSource(Backend.class)
     void forceRangeCleansTheRangeAndKeepsEveryByte(Backend backend) throws Exception {
         Path control = DirtyPages.control(dir);
         Path p = dir.resolve("r");
         int length = 4 << 20;
-        try (StorageFile f = backend.open(p, true)) {
-            f.write(0, patterned(0, length, false));
-            f.written(length);
-            long dirty = DirtyPages.count(p, 0, length);
-            Assumptions.assumeTrue(dirty > 0, "needs cachestat and pages not yet written back: " + dirty);
+        try (StorageFile f = dirtyFile(backend, p, length)) {
             f.forceRange(100, 64);
             assertEquals(0, DirtyPages.count(p, 0, 4096), "the range's page is clean");
             if (backend == Backend.SEGMENT) {
@@ -146,11 +155,7 @@ class BackendContractTest {
     void writeBehindStartsTheWriteBackOfTheRangeAndLosesNothing(Backend backend) throws Exception {
         Path p = dir.resolve("b");
         int length = 4 << 20;
-        try (StorageFile f = backend.open(p, true)) {
-            f.write(0, patterned(0, length, false));
-            f.written(length);
-            long dirty = DirtyPages.count(p, 0, length);
-            Assumptions.assumeTrue(dirty > 0, "needs cachestat and pages not yet written back: " + dirty);
+        try (StorageFile f = dirtyFile(backend, p, length)) {
             f.writeBehind(0, 2 << 20);
             if (backend != Backend.MAPPED) {
                 assertEquals(0, DirtyPages.awaitClean(p, 0, 2 << 20, 20_000), "the range is written back");
