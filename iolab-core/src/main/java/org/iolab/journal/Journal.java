@@ -131,7 +131,7 @@ public final class Journal implements AutoCloseable {
     /**
      * At NONE, bytes written through the file descriptor are handed to the device's write-back
      * ({@link StorageFile#writeBehind}) in steps of this size, one step behind the appender, so that a later
-     * {@link #sync()} finds them written (64 MiB of 64 KiB records, appended then synced: 52–56 ms without it,
+     * {@link #sync()} finds them written (64 MiB of 64 KiB records, appended then synced: 54–58 ms without it,
      * see docs/RESULTS.md). The appender itself asks, once per step: the call returns once the pages are queued,
      * so it can wait when the device's queue is full.
      */
@@ -687,11 +687,11 @@ public final class Journal implements AutoCloseable {
                 prefaulter.forReading();
             }
             if (m != null && through) {
-                // a large frame without a prefaulter ahead (BATCH, ALWAYS): the payload through the file descriptor
-                // (the kernel copies it into the page cache, and this thread takes no page fault for each of its
-                // pages), then the padding and last the header (length, CRC, sequence) in one 16-byte write, all
-                // through the descriptor: no store into the mapping, whose dirtied page table entries each sync
-                // would clean (TLB shootdowns). With the prefaulter's pages mapped ahead, a copy costs the same.
+                // a large frame: the payload through the file descriptor (the kernel copies it into the page cache,
+                // and this thread takes no page fault for each of its pages), then the padding and last the header
+                // (length, CRC, sequence) in one 16-byte write, all through the descriptor: no store into the
+                // mapping, whose dirtied page table entries each sync would clean (TLB shootdowns); at NONE the
+                // prefaulter, if any, now only reads pages in
                 int o = (int) t.end();
                 int from = payload.position();
                 seqBytes.putLong(0, seq);

@@ -1006,7 +1006,7 @@ public final class Store implements AutoCloseable {
     /**
      * Hands every live record to {@code visitor} in file order; each record's CRC is checked. The file is read in
      * chunks of 1 MiB (copied in bulk from the mapping, or read), and each record is handed as views of its chunk:
-     * no per-record copy or allocation beyond the two views. Writers wait until the scan ends.
+     * no per-record copy or allocation. Writers wait until the scan ends.
      *
      * @param visitor receives read-only views of key and value, valid during the call
      * @return the number of records visited
