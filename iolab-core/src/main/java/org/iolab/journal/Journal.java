@@ -25,7 +25,7 @@ import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.iolab.IolabException;
 import org.iolab.catalogue.Preallocation;
-import org.iolab.os.PageCache;
+import org.iolab.os.Prefaulter;
 import org.iolab.os.Prefault;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
@@ -136,6 +136,11 @@ public final class Journal implements AutoCloseable {
      * so it can wait when the device's queue is full.
      */
     static final long WRITE_BEHIND_STEP = 1 << 20;
+    /**
+     * At NONE, how far ahead of the appender a segment's pages are faulted in ({@link Prefaulter}): close enough that
+     * a sync never writes more than a few MiB of zeros the journal has not reached.
+     */
+    private static final long PREFAULT_AHEAD = 8L << 20;
     private static final VarHandle INT_LE = MethodHandles.byteBufferViewVarHandle(int[].class,
             ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle TIP;
@@ -968,7 +973,7 @@ public final class Journal implements AutoCloseable {
                 prefaulter = Prefaulter.start(m.asSlice(start, capacity - start), start,
                         () -> {
                             Tip t = tip;
-                            return t != null && t.segment() == seg ? t.end() : Format.HEADER_SIZE;
+                            return (t != null && t.segment() == seg ? t.end() : Format.HEADER_SIZE) + PREFAULT_AHEAD;
                         }, "iolab-journal-prefault " + dir, forReading);
             }
         }
@@ -977,103 +982,6 @@ public final class Journal implements AutoCloseable {
     private static void stop(Prefaulter p) {
         if (p != null) {
             p.stop();
-        }
-    }
-
-    /**
-     * Faults in a mapped segment's pages ({@link Prefault#populateWrite}) in a background thread, at most
-     * {@link #AHEAD} bytes ahead of the appender, so the appender finds them mapped: without it every new 4 KiB
-     * page costs the appender a page fault (several microseconds for a preallocated file). Populating marks the
-     * pages dirty, which is why it stays close to the data: it never makes writeback flush more than a few MiB
-     * of zeros the journal has not reached yet.
-     */
-    private static final class Prefaulter implements Runnable {
-        static final long PAGE = pageSize();
-        private static final long CHUNK = 1 << 20;
-        /** How far ahead of the appender pages are faulted in. */
-        static final long AHEAD = 8L << 20;
-        private final MemorySegment region;
-        private final long base;
-        private final java.util.function.LongSupplier written;
-        private volatile boolean stopped;
-        /** Set once the appender writes through the descriptor: pages are then populated for reading only. */
-        private volatile boolean forReading;
-        private Thread thread;
-
-        private Prefaulter(MemorySegment region, long base, java.util.function.LongSupplier written) {
-            this.region = region;
-            this.base = base;
-            this.written = written;
-        }
-
-        /**
-         * @param region the pages to fault in, from file offset {@code base} on
-         * @param base the file offset of the region's first byte
-         * @param written where the appender is (a file offset in the same segment)
-         * @param name the thread's name
-         * @return the running prefaulter
-         */
-        static Prefaulter start(MemorySegment region, long base, java.util.function.LongSupplier written,
-                String name, boolean forReading) {
-            Prefaulter p = new Prefaulter(region, base, written);
-            p.forReading = forReading;
-            p.thread = Thread.ofPlatform().daemon().name(name).start(p);
-            return p;
-        }
-
-        @Override
-        public void run() {
-            long size = region.byteSize();
-            long done = 0;
-            while (done < size && !stopped) {
-                long target = Math.min(size, written.getAsLong() - base + AHEAD);
-                if (done >= target) {
-                    LockSupport.parkNanos(200_000);
-                    continue;
-                }
-                long n = Math.min(CHUNK, size - done);
-                MemorySegment slice = region.asSlice(done, n);
-                if (!(forReading ? Prefault.populateRead(slice) : Prefault.populateWrite(slice))) {
-                    return;
-                }
-                done += n;
-            }
-        }
-
-        /** From now on populates pages for reading ({@link Prefault#populateRead}). */
-        void forReading() {
-            forReading = true;
-        }
-
-        /** @return the kernel's page size; 4096 where it cannot be asked (the hints are then off anyway) */
-        private static long pageSize() {
-            try {
-                return PageCache.pageSize();
-            } catch (RuntimeException | LinkageError e) {
-                return 4096;
-            }
-        }
-
-        /** @return whether it populates pages for reading only */
-        boolean isForReading() {
-            return forReading;
-        }
-
-        /** Stops it and waits for the thread, so the mapping can be released. */
-        void stop() {
-            stopped = true;
-            boolean interrupted = false;
-            for (;;) {
-                try {
-                    thread.join();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 

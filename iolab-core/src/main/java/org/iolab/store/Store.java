@@ -24,7 +24,7 @@ import java.util.zip.CRC32C;
 import org.iolab.IolabException;
 import org.iolab.journal.Journal;
 import org.iolab.journal.JournalCorruptedException;
-import org.iolab.os.Prefault;
+import org.iolab.os.Prefaulter;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
 import org.iolab.storage.FileLocks;
@@ -141,7 +141,11 @@ public final class Store implements AutoCloseable {
     private static final int READ_CHUNK = 256;
     /** Slots up to this long are copied out of the mapping by a lookup ({@code Ctx.readSlot}). */
     private static final int SMALL_SLOT = 512;
-    private static final long PREFAULT_CHUNK = 1 << 20;
+    /**
+     * How far past the data end the mapping's pages are faulted in by {@link #prefaulter}; it is asked again each
+     * time the data end comes within half of this of the last target.
+     */
+    private static final long PREFAULT_AHEAD = 2L << 20;
     private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
@@ -190,8 +194,16 @@ public final class Store implements AutoCloseable {
     private MemorySegment map;
     /** Whether the backend does not map files (then {@link #map} stays null). */
     private boolean unmapped;
-    /** The mapping is faulted in up to here ({@link #prefault}); {@code Long.MAX_VALUE} when the OS cannot. */
-    private long prefaulted;
+    /**
+     * Faults in the pages of {@link #map} past the data end in a background thread (madvise MADV_POPULATE_WRITE),
+     * so the writer's copies into new pages do not stop for a page fault each; null while none runs. Stopped
+     * before the mapping is released ({@link #stopPrefaulter}).
+     */
+    private Prefaulter prefaulter;
+    /** The mapping {@link #prefaulter} works on. */
+    private MemorySegment prefaulting;
+    /** The file offset up to which {@link #prefaulter} is asked to fault pages in (read by its thread). */
+    private volatile long prefaultTarget;
     private volatile boolean closed;
     private volatile Throwable failure;
 
@@ -209,6 +221,7 @@ public final class Store implements AutoCloseable {
             remapped();
             recover();
         } catch (RuntimeException | Error e) {
+            stopPrefaulter();
             Log l = log;
             if (l != null) {
                 try {
@@ -1331,7 +1344,7 @@ public final class Store implements AutoCloseable {
     private MemorySegment mapFor(long end) {
         MemorySegment m = map;
         if (m != null && m.byteSize() >= end) {
-            if (end + PREFAULT_CHUNK / 2 > prefaulted && prefaulted < m.byteSize()) {
+            if (end + PREFAULT_AHEAD / 2 > prefaultTarget && prefaultTarget < m.byteSize()) {
                 prefault(m, end);
             }
             return m;
@@ -1340,6 +1353,7 @@ public final class Store implements AutoCloseable {
             return null;
         }
         // growing remaps: the old mapping is closed first, so it must not stay here if the new one fails
+        stopPrefaulter();
         map = null;
         m = data.mapping(end);
         unmapped = m == null;
@@ -1348,27 +1362,42 @@ public final class Store implements AutoCloseable {
     }
 
     /**
-     * Faults in the next pages of the mapping past the data end in one call (madvise MADV_POPULATE_WRITE), at most
-     * {@value #PREFAULT_CHUNK} bytes at a time and one chunk ahead, instead of one page fault per new page inside
-     * the appending writes. The pages it dirties ahead of the data are zeros the next slots overwrite; the file's
-     * logical size does not change.
+     * Asks {@link #prefaulter} (started for this mapping if need be) to fault in the pages up to
+     * {@value #PREFAULT_AHEAD} bytes past {@code end}, instead of the writer taking one page fault per new page. The
+     * pages it dirties past the data are zeros the next slots overwrite; the file's logical size does not change.
      */
     private void prefault(MemorySegment m, long end) {
-        long from = Math.max(prefaulted, end) & -4096L;
-        long to = Math.min(m.byteSize(), from + PREFAULT_CHUNK);
-        if (to <= from) {
-            return; // the data reaches the end of the mapping: the next growth maps more
+        prefaultTarget = Math.min(m.byteSize(), end + PREFAULT_AHEAD);
+        if (prefaulter != null && prefaulting == m) {
+            prefaulter.wake();
+            return;
         }
-        prefaulted = Prefault.populateWrite(m.asSlice(from, to - from)) ? to : Long.MAX_VALUE;
+        stopPrefaulter();
+        long from = end & -Prefaulter.PAGE;
+        prefaulter = Prefaulter.start(m.asSlice(from), from, () -> prefaultTarget, "iolab-store-prefault " + file,
+                false);
+        prefaulting = m;
+    }
+
+    /** Stops {@link #prefaulter}, if one runs, and waits for it: before the mapping it works on is released. */
+    private void stopPrefaulter() {
+        Prefaulter p = prefaulter;
+        if (p != null) {
+            prefaulter = null;
+            prefaulting = null;
+            p.stop();
+        }
     }
 
     /** Takes the data file's current mapping (after it was opened or remapped; null while the file is empty). */
     private void remapped() {
+        stopPrefaulter();
         map = unmapped ? null : data.mapping(0);
-        prefaulted = 0;
+        prefaultTarget = 0;
     }
 
     private void truncateData(long size) {
+        stopPrefaulter();
         data.truncate(size);
         remapped();
     }
@@ -1376,6 +1405,9 @@ public final class Store implements AutoCloseable {
     private void writeHeader(Header h) {
         ByteBuffer b = h.encode();
         boolean grows = map != null && h.position() + b.remaining() > map.byteSize();
+        if (grows) {
+            stopPrefaulter();
+        }
         data.write(h.position(), b);
         if (grows) {
             // a file cut inside its header page, being repaired: the write grew and remapped it
@@ -1619,6 +1651,7 @@ public final class Store implements AutoCloseable {
                 out.force(true);
             }
             // the new file is complete and synced: swap it in
+            stopPrefaulter();
             map = null;
             data.close();
             try {
@@ -1729,6 +1762,7 @@ public final class Store implements AutoCloseable {
                 long stamp = rw.writeLock();
                 try {
                     closed = true;
+                    stopPrefaulter();
                     map = null;
                 } finally {
                     rw.unlockWrite(stamp);
@@ -1760,6 +1794,7 @@ public final class Store implements AutoCloseable {
     void abandon() {
         contexts.remove();
         closed = true;
+        stopPrefaulter();
         Log l = log;
         if (l != null) {
             try {

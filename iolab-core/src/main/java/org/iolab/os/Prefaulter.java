@@ -1,0 +1,114 @@
+package org.iolab.os;
+
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
+
+/**
+ * Faults in a file mapping's pages ({@link Prefault#populateWrite}, or {@link Prefault#populateRead}) in a
+ * background thread, up to where its owner asks for them, so a writer formatting records in place finds them
+ * mapped: without it every new 4 KiB page costs the writer a page fault (several microseconds for a preallocated
+ * file). Populating for writing marks the pages dirty, which is why the owner keeps the target close to its data.
+ *
+ * <p>The thread polls the target every 200 µs while it keeps finding work and backs off to 10 ms while idle;
+ * {@link #wake()} makes it look at once. {@link #stop()} must be called, and returns, before the mapping is
+ * released.
+ */
+public final class Prefaulter implements Runnable {
+    /** The kernel's page size (4096 where it cannot be asked; the hints are then off anyway). */
+    public static final long PAGE = pageSize();
+    private static final long CHUNK = 1 << 20;
+    private static final long BUSY_PARK = 200_000;
+    private static final long IDLE_PARK = 10_000_000;
+    private final MemorySegment region;
+    private final long base;
+    private final LongSupplier target;
+    private volatile boolean stopped;
+    private volatile boolean forReading;
+    private Thread thread;
+
+    private Prefaulter(MemorySegment region, long base, LongSupplier target, boolean forReading) {
+        this.region = region;
+        this.base = base;
+        this.target = target;
+        this.forReading = forReading;
+    }
+
+    /**
+     * @param region the pages to fault in (page-aligned start), from file offset {@code base} on
+     * @param base the file offset of the region's first byte
+     * @param target the file offset up to which its owner wants pages faulted in now (read from the thread)
+     * @param name the thread's name
+     * @param forReading populate for reading only from the start ({@link #forReading()})
+     * @return the running prefaulter (a daemon thread)
+     */
+    public static Prefaulter start(MemorySegment region, long base, LongSupplier target, String name,
+            boolean forReading) {
+        Prefaulter p = new Prefaulter(region, base, target, forReading);
+        p.thread = Thread.ofPlatform().daemon().name(name).start(p);
+        return p;
+    }
+
+    @Override
+    public void run() {
+        long size = region.byteSize();
+        long done = 0;
+        long park = BUSY_PARK;
+        while (done < size && !stopped) {
+            long wanted = Math.min(size, target.getAsLong() - base);
+            if (done >= wanted) {
+                LockSupport.parkNanos(park);
+                park = Math.min(IDLE_PARK, park * 2);
+                continue;
+            }
+            park = BUSY_PARK;
+            long n = Math.min(CHUNK, size - done);
+            MemorySegment slice = region.asSlice(done, n);
+            if (!(forReading ? Prefault.populateRead(slice) : Prefault.populateWrite(slice))) {
+                return; // the kernel cannot: the owner's writes fault the pages in themselves
+            }
+            done += n;
+        }
+    }
+
+    /** Makes the thread look at the target now instead of at its next poll. */
+    public void wake() {
+        LockSupport.unpark(thread);
+    }
+
+    /** From now on populates pages for reading only ({@link Prefault#populateRead}). */
+    public void forReading() {
+        forReading = true;
+    }
+
+    /** @return whether it populates pages for reading only */
+    public boolean isForReading() {
+        return forReading;
+    }
+
+    /** Stops it and waits for the thread, so the mapping can be released; keeps the caller's interrupt status. */
+    public void stop() {
+        stopped = true;
+        LockSupport.unpark(thread);
+        boolean interrupted = false;
+        for (;;) {
+            try {
+                thread.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static long pageSize() {
+        try {
+            return PageCache.pageSize();
+        } catch (RuntimeException | LinkageError e) {
+            return 4096;
+        }
+    }
+}
