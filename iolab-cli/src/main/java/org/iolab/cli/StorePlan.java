@@ -100,10 +100,11 @@ final class StorePlan {
         return Arrays.stream(Phase.values()).map(Phase::label).toList();
     }
 
-    /** @return {@code iolab} (the default backend) and every peer, Bruno's code included */
+    /** @return {@code iolab} (the default backend), every peer, Bruno's code included, and the heap-map floor */
     static List<String> defaultEngines() {
         List<String> e = new ArrayList<>(List.of("iolab"));
         e.addAll(Engines.PEERS);
+        e.add(Engines.FLOOR);
         return List.copyOf(e);
     }
 
@@ -125,6 +126,7 @@ final class StorePlan {
                 }
                 List<String> all = new ArrayList<>(iolabs);
                 all.addAll(Engines.PEERS);
+                all.add(Engines.FLOOR);
                 List<String> syncedAll = new ArrayList<>(iolabs);
                 syncedAll.addAll(synced.subList(1, synced.size()));
                 yield new Study(List.of(new Block(all, none, phases, BRUNO_RECORDS, ALWAYS_RECORDS),
@@ -157,6 +159,9 @@ final class StorePlan {
             for (Durability d : durabilities) {
                 int records = r.records() != null ? r.records() : b.records(d);
                 for (String engine : engines) {
+                    if (d != Durability.NONE && engine.equals(Engines.FLOOR)) {
+                        continue; // the floor keeps nothing on a crash: it has no synced level to run at
+                    }
                     for (String phase : phases) {
                         double pass = passSeconds(Phase.parse(phase), d, records);
                         double wall = forks * (FORK_OVERHEAD + (s.warmups() + runs) * pass);

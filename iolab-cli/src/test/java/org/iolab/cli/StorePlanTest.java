@@ -47,7 +47,8 @@ class StorePlanTest {
         assertTrue(none.contains("bruno-mbb") && none.containsAll(Engines.PEERS), none.toString());
         assertEquals(Set.of("iolab", "sqlite", "rocksdb", "lmdb"), engines(p, Durability.BATCH));
         assertEquals(Set.of("iolab", "sqlite", "rocksdb", "lmdb"), engines(p, Durability.ALWAYS));
-        assertEquals(8 * 6 + 4 * 6 * 2, p.size());
+        assertTrue(none.contains(Engines.FLOOR), "the heap-map floor runs beside them at NONE");
+        assertEquals(9 * 6 + 4 * 6 * 2, p.size());
         for (StorePoint x : p) {
             assertEquals(x.durability() == Durability.ALWAYS ? StorePlan.ALWAYS_RECORDS : StorePlan.BRUNO_RECORDS,
                     x.records(), x.describe());
@@ -61,11 +62,13 @@ class StorePlanTest {
     void aDurabilityOverrideKeepsTheRecordCountOfEachLevel() {
         List<StorePoint> none = plan("quick", new StorePlan.Request(null, null, null, List.of(Durability.NONE),
                 null, null));
-        assertEquals(8 * 6, none.size(), "the synced block's engines are already in the first: " + none);
+        assertEquals(9 * 6, none.size(), "the synced block's engines are already in the first: " + none);
         assertTrue(none.stream().allMatch(x -> x.records() == StorePlan.BRUNO_RECORDS), none.toString());
         List<StorePoint> always = plan("quick", new StorePlan.Request(null, List.of("put"), null,
                 List.of(Durability.ALWAYS), null, null));
         assertTrue(always.stream().allMatch(x -> x.records() == StorePlan.ALWAYS_RECORDS), always.toString());
+        assertTrue(always.stream().noneMatch(x -> x.engine().equals(Engines.FLOOR)),
+                "the heap-map floor has no synced level: " + always);
     }
 
     @Test

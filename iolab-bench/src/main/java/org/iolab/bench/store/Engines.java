@@ -9,12 +9,18 @@ public final class Engines {
     /** The peers and the baseline, in the order the report lists them. */
     public static final List<String> PEERS = List.of("bruno-mbb", "mvstore", "mapdb", "rocksdb", "lmdb", "sqlite",
             "chronicle-map");
+    /**
+     * The floor, not a peer: a heap {@code HashMap} written to a file only at close ({@link HeapMapEngine}), at
+     * NONE only.
+     */
+    public static final String FLOOR = HeapMapEngine.NAME;
 
     private Engines() {
     }
 
     /**
-     * @return every engine name: {@code iolab} and {@code iolab-<backend>} for each backend, then {@link #PEERS}
+     * @return every engine name: {@code iolab} and {@code iolab-<backend>} for each backend, then {@link #PEERS},
+     *     then {@link #FLOOR}
      */
     public static List<String> names() {
         java.util.ArrayList<String> names = new java.util.ArrayList<>();
@@ -23,6 +29,7 @@ public final class Engines {
             names.add("iolab-" + b.label());
         }
         names.addAll(PEERS);
+        names.add(FLOOR);
         return List.copyOf(names);
     }
 
@@ -41,6 +48,7 @@ public final class Engines {
             case "lmdb" -> new LmdbEngine();
             case "sqlite" -> new SqliteEngine();
             case "chronicle-map" -> new ChronicleMapEngine();
+            case FLOOR -> new HeapMapEngine();
             default -> {
                 if (n.equals("iolab") || n.startsWith("iolab-")) {
                     yield iolab(n.equals("iolab") ? Backend.DEFAULT : backend(n, n.substring("iolab-".length())));

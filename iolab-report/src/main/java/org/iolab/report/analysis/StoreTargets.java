@@ -32,6 +32,8 @@ public final class StoreTargets {
     public static final List<String> RACED = List.of("put", "scan", "get", "delete", "reinsert");
     /** Bruno's own MappedByteBuffer code, the baseline engine (not a peer). */
     public static final String BRUNO = "bruno-mbb";
+    /** The floor engine (a heap hash map written only at close): shown, never a peer. */
+    public static final String FLOOR = "heap-map";
     /** The engine whose reopen is the yardstick. */
     public static final String LMDB = "lmdb";
     /** The engine iolab's ALWAYS puts are shown beside. */
@@ -56,10 +58,10 @@ public final class StoreTargets {
 
     /**
      * @param engine an engine name
-     * @return whether it is a peer: neither iolab nor Bruno's code
+     * @return whether it is a peer: neither iolab, nor Bruno's code, nor the heap-map floor
      */
     public static boolean peer(String engine) {
-        return !iolab(engine) && !engine.equals(BRUNO);
+        return !iolab(engine) && !engine.equals(BRUNO) && !engine.equals(FLOOR);
     }
 
     /**

@@ -598,7 +598,8 @@ public final class HtmlReport {
             t.row(cells.toArray());
         }
         t.write(b, "store-" + durability + "-" + records);
-        p(b, "★ marks the best peer of each phase (lowest median); bruno-mbb and iolab's engines are not peers."
+        p(b, "★ marks the best peer of each phase (lowest median); bruno-mbb, heap-map (a heap HashMap written only"
+                + " at close: the floor of each phase) and iolab's engines are not peers."
                 + " Ratios above 1x mean iolab is faster.");
     }
 

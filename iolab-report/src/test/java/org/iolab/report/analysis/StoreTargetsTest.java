@@ -46,8 +46,9 @@ class StoreTargetsTest {
                 phase("iolab-raf", "none", "put", 100_000, 50.0, 51.0, 52.0),
                 phase("rocksdb", "none", "put", 100_000, 86.0, 87.0, 90.0),
                 phase("lmdb", "none", "put", 100_000, 100.0, 104.0, 110.0),
-                // Bruno's code is faster than the peers but is not one of them
+                // Bruno's code and the heap-map floor are faster than the peers but are not among them
                 phase("bruno-mbb", "none", "put", 100_000, 20.0, 21.0, 22.0),
+                phase("heap-map", "none", "put", 100_000, 5.0, 5.5, 6.0),
                 phase("iolab", "none", "get", 100_000, 60.0, 70.0, 80.0),
                 phase("lmdb", "none", "get", 100_000, 130.0, 141.0, 150.0),
                 phase("iolab", "none", "scan", 100_000, 20.0, 21.0, 22.0),
