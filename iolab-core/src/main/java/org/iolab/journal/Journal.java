@@ -974,7 +974,8 @@ public final class Journal implements AutoCloseable {
                         () -> {
                             Tip t = tip;
                             return (t != null && t.segment() == seg ? t.end() : Format.HEADER_SIZE) + PREFAULT_AHEAD;
-                        }, "iolab-journal-prefault " + dir, forReading);
+                        // the appender never wakes it: it keeps polling at the busy pace, ready for a burst
+                        }, "iolab-journal-prefault " + dir, forReading, Prefaulter.BUSY_PARK);
             }
         }
     }

@@ -10,28 +10,31 @@ import java.util.function.LongSupplier;
  * mapped: without it every new 4 KiB page costs the writer a page fault (several microseconds for a preallocated
  * file). Populating for writing marks the pages dirty, which is why the owner keeps the target close to its data.
  *
- * <p>The thread polls the target every 200 µs while it keeps finding work and backs off to 10 ms while idle;
- * {@link #wake()} makes it look at once. {@link #stop()} must be called, and returns, before the mapping is
- * released.
+ * <p>The thread polls the target every 200 µs while it keeps finding work; while idle it backs off, doubling the
+ * wait up to the owner's {@code idleParkNanos} (an owner that calls {@link #wake()} whenever it raises the target
+ * can let it sleep long; one that does not keeps it short). {@link #stop()} must be called, and returns, before the
+ * mapping is released.
  */
 public final class Prefaulter implements Runnable {
     /** The kernel's page size (4096 where it cannot be asked; the hints are then off anyway). */
     public static final long PAGE = pageSize();
     private static final long CHUNK = 1 << 20;
-    private static final long BUSY_PARK = 200_000;
-    private static final long IDLE_PARK = 10_000_000;
+    /** The wait between polls while it finds work, and the shortest idle wait. */
+    public static final long BUSY_PARK = 200_000;
     private final MemorySegment region;
     private final long base;
     private final LongSupplier target;
+    private final long idlePark;
     private volatile boolean stopped;
     private volatile boolean forReading;
     private Thread thread;
 
-    private Prefaulter(MemorySegment region, long base, LongSupplier target, boolean forReading) {
+    private Prefaulter(MemorySegment region, long base, LongSupplier target, boolean forReading, long idlePark) {
         this.region = region;
         this.base = base;
         this.target = target;
         this.forReading = forReading;
+        this.idlePark = Math.max(BUSY_PARK, idlePark);
     }
 
     /**
@@ -40,11 +43,12 @@ public final class Prefaulter implements Runnable {
      * @param target the file offset up to which its owner wants pages faulted in now (read from the thread)
      * @param name the thread's name
      * @param forReading populate for reading only from the start ({@link #forReading()})
+     * @param idleParkNanos the longest wait between polls while idle ({@link #BUSY_PARK} keeps polling at that pace)
      * @return the running prefaulter (a daemon thread)
      */
     public static Prefaulter start(MemorySegment region, long base, LongSupplier target, String name,
-            boolean forReading) {
-        Prefaulter p = new Prefaulter(region, base, target, forReading);
+            boolean forReading, long idleParkNanos) {
+        Prefaulter p = new Prefaulter(region, base, target, forReading, idleParkNanos);
         p.thread = Thread.ofPlatform().daemon().name(name).start(p);
         return p;
     }
@@ -58,7 +62,7 @@ public final class Prefaulter implements Runnable {
             long wanted = Math.min(size, target.getAsLong() - base);
             if (done >= wanted) {
                 LockSupport.parkNanos(park);
-                park = Math.min(IDLE_PARK, park * 2);
+                park = Math.min(idlePark, park * 2);
                 continue;
             }
             park = BUSY_PARK;

@@ -1344,8 +1344,10 @@ public final class Store implements AutoCloseable {
     private MemorySegment mapFor(long end) {
         MemorySegment m = map;
         if (m != null && m.byteSize() >= end) {
-            if (end + PREFAULT_AHEAD / 2 > prefaultTarget && prefaultTarget < m.byteSize()) {
-                prefault(m, end);
+            // from the data end: a write into a hole must not send the prefaulter over the pages before it
+            long at = Math.max(end, dataEnd);
+            if (at + PREFAULT_AHEAD / 2 > prefaultTarget && prefaultTarget < m.byteSize()) {
+                prefault(m, at);
             }
             return m;
         }
@@ -1374,8 +1376,9 @@ public final class Store implements AutoCloseable {
         }
         stopPrefaulter();
         long from = end & -Prefaulter.PAGE;
+        // woken at every new target, it may sleep long while the store is idle
         prefaulter = Prefaulter.start(m.asSlice(from), from, () -> prefaultTarget, "iolab-store-prefault " + file,
-                false);
+                false, 10_000_000);
         prefaulting = m;
     }
 

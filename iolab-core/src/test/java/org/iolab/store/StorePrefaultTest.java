@@ -67,6 +67,32 @@ class StorePrefaultTest {
         assertFalse(prefaulting(file), "no prefaulter after close");
     }
 
+    @Test
+    void aPutIntoAHoleDoesNotFaultInThePagesBetweenItAndTheDataEnd() throws Exception {
+        Path file = dir.resolve("h.iolab");
+        StoreOptions o = StoreOptions.defaults().withBackend(Backend.SEGMENT).withDurability(Durability.NONE);
+        int n = 30_000; // about 7 MiB of slots
+        try (Store s = Store.open(file, o)) {
+            for (int i = 0; i < n; i++) {
+                s.put(key(i), value(i));
+            }
+            for (int i = 0; i < 50; i++) {
+                s.delete(key(i)); // holes at the start of the file
+            }
+        }
+        try (Store s = Store.open(file, o)) {
+            long end = s.stats().dataEnd();
+            s.put(key(0), value(0)); // fits the first hole exactly
+            assertTrue(s.stats().dataEnd() == end, "the put reused a hole");
+            Thread.sleep(300); // the prefaulter's time to do whatever it was asked
+            long rss = MappedRss.of(file);
+            Assumptions.assumeTrue(rss >= 0, "the mapping shows in /proc/self/smaps");
+            assertTrue(rss < end / 4, "mapped " + rss + " of a data end at " + end
+                    + ": the prefaulter went over the pages between the hole and the data end");
+            assertArrayEquals(value(0), s.get(key(0)));
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Backend.class)
     void recordsWrittenAcrossGrowthsAndACompactionReadBack(Backend backend) {

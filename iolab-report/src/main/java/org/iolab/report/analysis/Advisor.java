@@ -76,8 +76,10 @@ public final class Advisor {
      *     put phase's winner and runner-up (or the first phase measured); empty when the run has no store points
      */
     static Optional<Advice> embeddedStore(RunData run) {
+        // Bruno's code and the heap-map floor are measured beside the stores but are not stores to choose
         List<Measurement> none = run.results().store().stream().filter(m -> "none".equals(m.durability())
-                && !m.passes().isEmpty()).toList();
+                && !m.passes().isEmpty() && !StoreTargets.BRUNO.equals(m.method())
+                && !StoreTargets.FLOOR.equals(m.method())).toList();
         if (none.isEmpty()) {
             return Optional.empty();
         }
