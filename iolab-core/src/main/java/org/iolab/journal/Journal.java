@@ -116,7 +116,7 @@ public final class Journal implements AutoCloseable {
      * Frames at least this long are written through the file descriptor rather than copied into the mapping
      * ({@link StorageFile#writeThrough}): past a few pages, a {@code pwrite} costs less than the page faults a copy
      * into fresh pages of the mapping takes (measured with {@code JournalBulkBenchmark}, see docs/RESULTS.md). At
-     * NONE the first such frame turns the segment's prefaulter to populating pages for reading only
+     * every durability level the first such frame turns the segment's prefaulter to populating pages for reading only
      * ({@link Prefault#populateRead}), and a segment rolled for one starts it so: pages it mapped writable would
      * each cost a TLB shootdown when written back (64 MiB of 64 KiB records appended then synced: 68-71 ms, against
      * 35 ms), while pages it reads in come as large folios that the pwrite fills and a reader later maps in large
@@ -137,8 +137,9 @@ public final class Journal implements AutoCloseable {
      */
     static final long WRITE_BEHIND_STEP = 1 << 20;
     /**
-     * At NONE, how far ahead of the appender a segment's pages are faulted in ({@link Prefaulter}): close enough that
-     * a sync never writes more than a few MiB of zeros the journal has not reached.
+     * How far ahead of the appender a segment's pages are faulted in ({@link Prefaulter}). The zeros it dirties there
+     * are not written by a sync, which covers only the range up to the tip ({@link #syncedTo}); a close or the
+     * kernel's own write-back may write them once.
      */
     private static final long PREFAULT_AHEAD = 8L << 20;
     private static final VarHandle INT_LE = MethodHandles.byteBufferViewVarHandle(int[].class,
@@ -191,6 +192,12 @@ public final class Journal implements AutoCloseable {
     private MemorySegment mappedSegment;
     /** Offset in {@link #mappedSegment} below which its pages were released after a sync; guarded by syncLock. */
     private long releasedUpTo;
+    /**
+     * Offset in the active segment below which every byte is durable: a sync makes {@code [syncedTo, tip)} durable
+     * ({@link StorageFile#forceRange}), not the whole segment, so the pages a prefaulter dirtied ahead of the tip
+     * (zeros) are not written by every sync. 0 for a segment just made active; guarded by syncLock.
+     */
+    private long syncedTo;
     /** The sequence's 8 bytes, little-endian, for the CRC. */
     private final ByteBuffer seqBytes = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
     /** A write-through frame's header, then zeros for its padding (at most 7 bytes). */
@@ -957,6 +964,7 @@ public final class Journal implements AutoCloseable {
         mapped = null;
         mappedSegment = null;
         releasedUpTo = 0;
+        syncedTo = 0;
         prefaulter = null;
         behindFrom = from;
         if (capacity > Integer.MAX_VALUE) {
@@ -967,15 +975,16 @@ public final class Journal implements AutoCloseable {
             mappedSegment = m.asSlice(0, capacity);
             mapped = mappedSegment.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
             long start = from & -Prefaulter.PAGE;
-            // at BATCH and ALWAYS every sync would also write the zero pages the prefaulter dirtied ahead of the
-            // data (measured: a 64 MiB BATCH write at 4 KiB records took 169 ms with it, 89 ms without)
-            if (start < capacity && options.prefault() && options.durability() == Durability.NONE) {
+            // at every level: a sync writes only the range from the last sync to the tip (syncedTo), never the zero
+            // pages the prefaulter dirtied ahead (when syncs wrote the whole segment, a 64 MiB BATCH write at 4 KiB
+            // records took 169 ms with the prefaulter, 89 ms without)
+            if (start < capacity && options.prefault()) {
                 prefaulter = Prefaulter.start(m.asSlice(start, capacity - start), start,
                         () -> {
                             Tip t = tip;
-                            return (t != null && t.segment() == seg ? t.end() : Format.HEADER_SIZE) + PREFAULT_AHEAD;
+                            return t != null && t.segment() == seg ? t.end() : Format.HEADER_SIZE;
                         // the appender never wakes it: it keeps polling at the busy pace, ready for a burst
-                        }, "iolab-journal-prefault " + dir, forReading, Prefaulter.BUSY_PARK);
+                        }, PREFAULT_AHEAD, "iolab-journal-prefault " + dir, forReading, Prefaulter.BUSY_PARK);
             }
         }
     }
@@ -1024,7 +1033,9 @@ public final class Journal implements AutoCloseable {
             if (t.nextSeq() - 1 > durable) {
                 active.written(t.end());
                 releaseWritten(t.end());
-                active.force(false);
+                long from = syncedTo;
+                active.forceRange(from, t.end() - from);
+                syncedTo = t.end() & -Prefaulter.PAGE;
             }
             syncedBytes = bytes;
             advanceDurable(t.nextSeq() - 1);

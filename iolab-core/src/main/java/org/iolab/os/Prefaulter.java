@@ -6,9 +6,10 @@ import java.util.function.LongSupplier;
 
 /**
  * Faults in a file mapping's pages ({@link Prefault#populateWrite}, or {@link Prefault#populateRead}) in a
- * background thread, up to where its owner asks for them, so a writer formatting records in place finds them
- * mapped: without it every new 4 KiB page costs the writer a page fault (several microseconds for a preallocated
- * file). Populating for writing marks the pages dirty, which is why the owner keeps the target close to its data.
+ * background thread, from where its owner writes to a fixed distance ahead, so a writer formatting records in place
+ * finds them mapped: without it every new 4 KiB page costs the writer a page fault (several microseconds for a
+ * preallocated file). Populating for writing marks the pages dirty, which is why the distance stays short. Pages the
+ * writer has passed are skipped, never populated: populating a page the owner has just synced would dirty it again.
  *
  * <p>The thread polls the target every 200 µs while it keeps finding work; while idle it backs off, doubling the
  * wait up to the owner's {@code idleParkNanos} (an owner that calls {@link #wake()} whenever it raises the target
@@ -23,16 +24,19 @@ public final class Prefaulter implements Runnable {
     public static final long BUSY_PARK = 200_000;
     private final MemorySegment region;
     private final long base;
-    private final LongSupplier target;
+    private final LongSupplier position;
+    private final long ahead;
     private final long idlePark;
     private volatile boolean stopped;
     private volatile boolean forReading;
     private Thread thread;
 
-    private Prefaulter(MemorySegment region, long base, LongSupplier target, boolean forReading, long idlePark) {
+    private Prefaulter(MemorySegment region, long base, LongSupplier position, long ahead, boolean forReading,
+            long idlePark) {
         this.region = region;
         this.base = base;
-        this.target = target;
+        this.position = position;
+        this.ahead = ahead;
         this.forReading = forReading;
         this.idlePark = Math.max(BUSY_PARK, idlePark);
     }
@@ -40,15 +44,16 @@ public final class Prefaulter implements Runnable {
     /**
      * @param region the pages to fault in (page-aligned start), from file offset {@code base} on
      * @param base the file offset of the region's first byte
-     * @param target the file offset up to which its owner wants pages faulted in now (read from the thread)
+     * @param position the file offset its owner writes at now (read from the thread)
+     * @param ahead how far past {@code position} pages are faulted in
      * @param name the thread's name
      * @param forReading populate for reading only from the start ({@link #forReading()})
      * @param idleParkNanos the longest wait between polls while idle ({@link #BUSY_PARK} keeps polling at that pace)
      * @return the running prefaulter (a daemon thread)
      */
-    public static Prefaulter start(MemorySegment region, long base, LongSupplier target, String name,
+    public static Prefaulter start(MemorySegment region, long base, LongSupplier position, long ahead, String name,
             boolean forReading, long idleParkNanos) {
-        Prefaulter p = new Prefaulter(region, base, target, forReading, idleParkNanos);
+        Prefaulter p = new Prefaulter(region, base, position, ahead, forReading, idleParkNanos);
         p.thread = Thread.ofPlatform().daemon().name(name).start(p);
         return p;
     }
@@ -59,7 +64,10 @@ public final class Prefaulter implements Runnable {
         long done = 0;
         long park = BUSY_PARK;
         while (done < size && !stopped) {
-            long wanted = Math.min(size, target.getAsLong() - base);
+            long at = position.getAsLong() - base;
+            // the owner is past these pages: populating them now could only dirty pages it has synced
+            done = Math.max(done, Math.min(size, at & -PAGE));
+            long wanted = Math.min(size, at + ahead);
             if (done >= wanted) {
                 LockSupport.parkNanos(park);
                 park = Math.min(idlePark, park * 2);
@@ -75,7 +83,7 @@ public final class Prefaulter implements Runnable {
         }
     }
 
-    /** Makes the thread look at the target now instead of at its next poll. */
+    /** Makes the thread look at the owner's position now instead of at its next poll. */
     public void wake() {
         LockSupport.unpark(thread);
     }

@@ -88,6 +88,9 @@ final class FreeSpace {
      * @return the hole's offset, or -1 when no hole is large enough
      */
     long take(int length, int[] lengthOut) {
+        if (byOffset.size() == 0) {
+            return -1; // a store filling up has no holes: no bitmap or tree to search
+        }
         int found = -1;
         if (length <= SMALL) {
             found = smallestSmall((length + 7) >>> 3);

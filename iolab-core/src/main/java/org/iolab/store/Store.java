@@ -202,8 +202,12 @@ public final class Store implements AutoCloseable {
     private Prefaulter prefaulter;
     /** The mapping {@link #prefaulter} works on. */
     private MemorySegment prefaulting;
-    /** The file offset up to which {@link #prefaulter} is asked to fault pages in (read by its thread). */
-    private volatile long prefaultTarget;
+    /**
+     * The file offset up to which {@link #prefaulter} is asked to fault pages in (this side's record of the last ask).
+     */
+    private long prefaultTarget;
+    /** The data end {@link #prefaulter} was last told about: it faults pages in up to {@value #PREFAULT_AHEAD} past. */
+    private volatile long prefaultFrom;
     private volatile boolean closed;
     private volatile Throwable failure;
 
@@ -1370,6 +1374,7 @@ public final class Store implements AutoCloseable {
      */
     private void prefault(MemorySegment m, long end) {
         prefaultTarget = Math.min(m.byteSize(), end + PREFAULT_AHEAD);
+        prefaultFrom = end;
         if (prefaulter != null && prefaulting == m) {
             prefaulter.wake();
             return;
@@ -1377,8 +1382,8 @@ public final class Store implements AutoCloseable {
         stopPrefaulter();
         long from = end & -Prefaulter.PAGE;
         // woken at every new target, it may sleep long while the store is idle
-        prefaulter = Prefaulter.start(m.asSlice(from), from, () -> prefaultTarget, "iolab-store-prefault " + file,
-                false, 10_000_000);
+        prefaulter = Prefaulter.start(m.asSlice(from), from, () -> prefaultFrom, PREFAULT_AHEAD,
+                "iolab-store-prefault " + file, false, 10_000_000);
         prefaulting = m;
     }
 
@@ -1397,6 +1402,7 @@ public final class Store implements AutoCloseable {
         stopPrefaulter();
         map = unmapped ? null : data.mapping(0);
         prefaultTarget = 0;
+        prefaultFrom = 0;
     }
 
     private void truncateData(long size) {

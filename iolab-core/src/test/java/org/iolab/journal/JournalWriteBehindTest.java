@@ -136,8 +136,46 @@ class JournalWriteBehindTest {
     }
 
     @Test
+    void aSyncWritesUpToTheTipAndLeavesThePrefaultedPagesAheadAlone(@TempDir Path other) throws Exception {
+        Path control = DirtyPages.control(other);
+        JournalOptions o = JournalOptions.defaults().withBackend(Backend.SEGMENT).withDurability(Durability.BATCH)
+                .withPrefault(true);
+        // the page cache keeps large folios (up to 2 MiB here), and a folio is dirty or clean as a whole: the checks
+        // stay more than 2 MiB away from the tip
+        int n = 3 * 1024; // 3 MiB of 1 KiB frames
+        long tip;
+        try (Journal j = Journal.open(tmp, o)) {
+            Path segment = tmp.resolve(Format.fileName(0));
+            Assumptions.assumeTrue(DirtyPages.count(segment, 0, 4096) >= 0, "needs cachestat (Linux 6.5+)");
+            for (int i = 0; i < n; i++) {
+                j.append(Payloads.of(i, 1000));
+            }
+            tip = Format.HEADER_SIZE + (long) n * 1024;
+            // the prefaulter populates (and dirties) the pages ahead of the tip, up to 8 MiB past it
+            long ahead = (tip + (5L << 20)) & -4096L;
+            long deadline = System.nanoTime() + 20_000_000_000L;
+            while (DirtyPages.count(segment, ahead, 1L << 20) < 256 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            assertEquals(256, DirtyPages.count(segment, ahead, 1L << 20), "populated for writing ahead of the tip");
+            j.sync();
+            assertEquals(n - 1, j.durableSequence());
+            assertEquals(0, DirtyPages.count(segment, 0, 1L << 20), "the records are written");
+            Assumptions.assumeTrue(DirtyPages.untouched(control), "the kernel wrote pages back on its own");
+            assertEquals(256, DirtyPages.count(segment, ahead, 1L << 20),
+                    "the sync wrote the range up to the tip, not the zeros ahead of it");
+        }
+        try (Journal j = Journal.open(tmp, o)) {
+            assertEquals(n, j.nextSequence());
+            assertArrayEquals(Payloads.of(n - 1, 1000), readOne(j, n - 1));
+        }
+    }
+
+    @Test
     void aSyncDropsTheMappedPagesBelowTheTip() {
-        JournalOptions o = JournalOptions.defaults().withBackend(Backend.SEGMENT).withDurability(Durability.BATCH);
+        // no prefaulter: it would map pages ahead of the tip
+        JournalOptions o = JournalOptions.defaults().withBackend(Backend.SEGMENT).withDurability(Durability.BATCH)
+                .withPrefault(false);
         try (Journal j = Journal.open(tmp, o)) {
             for (int i = 0; i < 4096; i++) {
                 j.append(Payloads.of(i, 1000));
