@@ -47,7 +47,10 @@ final class KeyIndex {
         boolean matches(long offset);
     }
 
-    /** Each shard's table, or null while its entries are still only in {@link #base}. */
+    /**
+     * Each shard's table, or null while its entries are still only in {@link #base}, or (without a base) while the
+     * shard has never been used: an index a checkpoint replaces at open costs no table.
+     */
     private final long[][] shards = new long[SHARDS][];
     /** Each shard's entries. */
     private final int[] counts = new int[SHARDS];
@@ -66,9 +69,6 @@ final class KeyIndex {
     private byte[] baseBits;
 
     KeyIndex() {
-        for (int s = 0; s < SHARDS; s++) {
-            shards[s] = new long[1 << MIN_SHARD_BITS];
-        }
     }
 
     /**
@@ -132,8 +132,15 @@ final class KeyIndex {
     private long[] place(int s) {
         MemorySegment entries = base;
         if (entries == null) {
-            // every shard was placed before the entries were let go
-            return (long[]) SHARD.getVolatile(shards, s);
+            // every shard of a checkpoint was placed before its entries were let go, so this one is a shard never
+            // used: an empty table, the first one published winning
+            long[] t = (long[]) SHARD.getVolatile(shards, s);
+            if (t != null) {
+                return t;
+            }
+            long[] empty = new long[1 << MIN_SHARD_BITS];
+            long[] won = (long[]) SHARD.compareAndExchange(shards, s, (long[]) null, empty);
+            return won == null ? empty : won;
         }
         try {
             // the entries are a mapping of FILE.idx: a file cut under it faults (SIGBUS); look before reading
@@ -304,12 +311,17 @@ final class KeyIndex {
      * not placed yet is given as it was loaded.
      */
     void forEachShard(ShardVisitor shard, LongConsumer entry) {
+        MemorySegment b = base;
         for (int s = 0; s < SHARDS; s++) {
             long[] t = shards[s];
+            if (t == null && b == null) {
+                shard.shard(MIN_SHARD_BITS, 0); // never used: what an empty table would give
+                continue;
+            }
             if (t == null) {
                 shard.shard(baseBits[s], counts[s]);
                 for (int j = baseFrom[s]; j < baseFrom[s + 1]; j++) {
-                    entry.accept(base.getAtIndex(LONG_LE, j));
+                    entry.accept(b.getAtIndex(LONG_LE, j));
                 }
                 continue;
             }

@@ -183,7 +183,8 @@ public final class Store implements AutoCloseable {
     private long storedBytes;
     private long pendingBytes;
     private long redoBytes;
-    private ByteBuffer wbuf = ByteBuffer.allocateDirect(64 * 1024).order(ByteOrder.LITTLE_ENDIAN);
+    // small at first: a larger slot grows it (writeBuffer), and an open (a reopen is timed) need not zero 64 KiB
+    private ByteBuffer wbuf = ByteBuffer.allocateDirect(4096).order(ByteOrder.LITTLE_ENDIAN);
     private MemorySegment wseg = MemorySegment.ofBuffer(wbuf);
     private final ByteBuffer fbuf = ByteBuffer.allocate(Slots.HEADER).order(ByteOrder.LITTLE_ENDIAN);
     /**
