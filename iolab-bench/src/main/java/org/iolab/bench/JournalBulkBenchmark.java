@@ -7,6 +7,7 @@ import org.iolab.IolabException;
 import org.iolab.catalogue.Preallocation;
 import org.iolab.journal.Journal;
 import org.iolab.journal.JournalOptions;
+import org.iolab.os.PageCache;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -28,8 +29,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code none}) and, with durability {@code batch}, of the same with {@code --fdatasync=N} where N records make
  * one group-commit byte threshold ({@link JournalOptions#batchBytes()}).
  *
- * <p>Payload MB/s = {@code totalSize / (score × 1000)}. Each iteration opens a fresh journal in a new sub-folder
- * of {@code dir} (untimed); the iteration's teardown checks the record count and the last record, closes the
+ * <p>Payload MB/s = {@code totalSize / (score × 1000)}. Each iteration waits for the machine's dirty pages to be
+ * written ({@code sync}) and opens a fresh journal in a new sub-folder of {@code dir} (untimed); the iteration's teardown checks the record count and the last record, closes the
  * journal and deletes the folder.
  */
 @BenchmarkMode(Mode.SingleShotTime)
@@ -112,9 +113,13 @@ public class JournalBulkBenchmark {
         }
     }
 
-    /** Opens a fresh journal. */
+    /**
+     * Lets the machine's earlier writing reach the device ({@link PageCache#writeBackAll()}: a pass ends with a sync,
+     * which must not queue behind another pass's or a deleted folder's pages), then opens a fresh journal.
+     */
     @Setup(Level.Iteration)
     public void setupIteration() {
+        PageCache.writeBackAll();
         folder = JournalFolder.create(home);
         journal = Journal.open(folder, options);
     }

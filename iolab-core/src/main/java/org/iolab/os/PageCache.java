@@ -124,17 +124,32 @@ public final class PageCache {
             throw new IolabException("cannot write " + DROP_CACHES + ": dropping all caches needs root;"
                     + " run as root, or use per-file eviction (the default)");
         }
+        writeBackAll();
         try {
-            Process sync = new ProcessBuilder("sync").inheritIO().start();
-            if (sync.waitFor() != 0) {
-                throw new IolabException("'sync' failed before dropping caches (exit " + sync.exitValue() + ")");
-            }
             Files.writeString(DROP_CACHES, "3\n");
         } catch (IOException e) {
             throw IolabException.io("write", DROP_CACHES, e);
+        }
+    }
+
+    /**
+     * Writes every dirty page of the machine to its device and waits ({@code sync}): a measurement that includes
+     * syncs then starts with no earlier writing (another benchmark's, a deleted file's) still going to the device
+     * beside it. Needs no privilege.
+     *
+     * @throws IolabException when {@code sync} cannot be run or fails
+     */
+    public static void writeBackAll() {
+        try {
+            Process sync = new ProcessBuilder("sync").inheritIO().start();
+            if (sync.waitFor() != 0) {
+                throw new IolabException("'sync' failed (exit " + sync.exitValue() + ")");
+            }
+        } catch (IOException e) {
+            throw new IolabException("cannot run 'sync': " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IolabException("interrupted while syncing before dropping caches", e);
+            throw new IolabException("interrupted while waiting for 'sync'", e);
         }
     }
 

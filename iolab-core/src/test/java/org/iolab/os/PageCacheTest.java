@@ -33,6 +33,18 @@ class PageCacheTest {
     }
 
     @Test
+    void writeBackAllLeavesNoDirtyPage(@TempDir Path dir) throws IOException {
+        Path f = dir.resolve("dirty");
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.allocate(1 << 20), 0);
+        }
+        long before = org.iolab.testing.DirtyPages.count(f, 0, 1 << 20);
+        org.junit.jupiter.api.Assumptions.assumeTrue(before > 0, "needs cachestat (Linux 6.5+) and the pages dirty");
+        PageCache.writeBackAll();
+        assertEquals(0, org.iolab.testing.DirtyPages.count(f, 0, 1 << 20));
+    }
+
+    @Test
     void evictionLeavesNoPagesResidentAndWarmingBringsThemBack() throws IOException {
         Path f = write(SIZE);
         PageCache.Residency cold = PageCache.evict(f);
