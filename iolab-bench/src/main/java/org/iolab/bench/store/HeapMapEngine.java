@@ -21,7 +21,7 @@ import org.iolab.storage.Durability;
  * (the key arrays it looks up in shuffled order, the decoding of every employee, the garbage) plus a plain hash
  * map and no I/O at all: a reference for how much of each phase's time is the engine's. It is not a bound: an
  * engine that keeps its entries off the heap can beat it (Chronicle Map's get did, 42.6 against 50.0 ms, in the
- * run docs/RESULTS.md reports).
+ * 06:49 run docs/RESULTS.md reports).
  *
  * <p>It keeps nothing on a crash: only NONE is offered; BATCH and ALWAYS are refused
  * ({@link EngineNotRunnableException}). File format: the entry count (int), then per entry the key length (int),
