@@ -137,9 +137,9 @@ public final class Journal implements AutoCloseable {
      */
     static final long WRITE_BEHIND_STEP = 1 << 20;
     /**
-     * How far ahead of the appender a segment's pages are faulted in ({@link Prefaulter}). The zeros it dirties there
-     * are not written by a sync, which covers only the range up to the tip ({@link #syncedTo}); a close or the
-     * kernel's own write-back may write them once.
+     * How far ahead of the appender a segment's pages are faulted in ({@link Prefaulter}; up to a 1 MiB step more).
+     * The zeros it dirties there are not written by a sync, which covers only the range up to the tip
+     * ({@link #syncedTo}); only the kernel's own write-back may write them, once.
      */
     private static final long PREFAULT_AHEAD = 8L << 20;
     private static final VarHandle INT_LE = MethodHandles.byteBufferViewVarHandle(int[].class,
@@ -551,6 +551,9 @@ public final class Journal implements AutoCloseable {
         long end = scanned[0];
         long expected = scanned[1];
         zeroTail(active, end);
+        // the records found may be only in the page cache (a writer killed before its sync): they count as durable
+        // once they are on the device
+        active.forceRange(0, end);
         tip = new Tip(last, end, expected);
         durable = expected - 1;
         attachMapping(active, last, end, false);
@@ -702,8 +705,8 @@ public final class Journal implements AutoCloseable {
                 // a large frame: the payload through the file descriptor (the kernel copies it into the page cache,
                 // and this thread takes no page fault for each of its pages), then the padding and last the header
                 // (length, CRC, sequence) in one 16-byte write, all through the descriptor: no store into the
-                // mapping, whose dirtied page table entries each sync would clean (TLB shootdowns); at NONE the
-                // prefaulter, if any, now only reads pages in
+                // mapping, whose dirtied page table entries each sync would clean (TLB shootdowns); the prefaulter,
+                // if any, now only reads pages in
                 int o = (int) t.end();
                 int from = payload.position();
                 seqBytes.putLong(0, seq);
@@ -858,6 +861,7 @@ public final class Journal implements AutoCloseable {
             ByteBuffer oldMapped = mapped;
             long oldReleased = releasedUpTo;
             long oldBehind = behindFrom;
+            long oldSynced = syncedTo;
             try {
                 attachMapping(file, next, Format.HEADER_SIZE, large);
             } catch (RuntimeException | Error e) {
@@ -871,6 +875,7 @@ public final class Journal implements AutoCloseable {
                 mappedSegment = oldMapping;
                 releasedUpTo = oldReleased;
                 behindFrom = oldBehind;
+                syncedTo = oldSynced;
                 throw e;
             }
             oldRef.sealedEnd = t.end();

@@ -106,11 +106,10 @@ public final class JournalOptions {
     }
 
     /**
-     * @param value with a mapping backend ({@link Backend#SEGMENT}) and {@link Durability#NONE}, fault in the
-     *        active segment's pages in a background thread a few MiB ahead of the appender
-     *        ({@code madvise(MADV_POPULATE_WRITE)}), so appends do not stop for the kernel at each new page (figures
-     *        in docs/RESULTS.md); on by default. Not used at BATCH and ALWAYS,
-     *        where every sync would also write the zero pages it dirtied ahead of the data
+     * @param value with a mapping backend ({@link Backend#SEGMENT}), fault in the active segment's pages in a
+     *        background thread a few MiB ahead of the appender ({@code madvise(MADV_POPULATE_WRITE)}), so appends do
+     *        not stop for the kernel at each new page (figures in docs/RESULTS.md); on by default, at every
+     *        durability level: a sync covers only the range up to the tip, never the zero pages dirtied ahead
      * @return a copy with it
      */
     public JournalOptions withPrefault(boolean value) {

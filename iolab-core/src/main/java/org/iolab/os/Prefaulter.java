@@ -11,9 +11,10 @@ import java.util.function.LongSupplier;
  * preallocated file). Populating for writing marks the pages dirty, which is why the distance stays short. Pages the
  * writer has passed are skipped, never populated: populating a page the owner has just synced would dirty it again.
  *
- * <p>The thread polls the target every 200 µs while it keeps finding work; while idle it backs off, doubling the
- * wait up to the owner's {@code idleParkNanos} (an owner that calls {@link #wake()} whenever it raises the target
- * can let it sleep long; one that does not keeps it short). {@link #stop()} must be called, and returns, before the
+ * <p>The thread polls the owner's position every 200 µs while it keeps finding work (it faults in 1 MiB at a time,
+ * so it may run up to that much past the distance); while idle it backs off, doubling the wait up to the owner's
+ * {@code idleParkNanos} (an owner that calls {@link #wake()} whenever its position moves on can let it sleep long;
+ * one that does not keeps it short). {@link #stop()} must be called, and returns, before the
  * mapping is released.
  */
 public final class Prefaulter implements Runnable {

@@ -172,6 +172,29 @@ class JournalWriteBehindTest {
     }
 
     @Test
+    void recordsFoundAtOpenAreWrittenBeforeTheyCountAsDurable(@TempDir Path other) throws Exception {
+        Path control = DirtyPages.control(other);
+        Path copy = Files.createDirectories(other.resolve("copy"));
+        JournalOptions o = none(Backend.DEFAULT).withSegmentSize(1 << 20);
+        try (Journal j = Journal.open(tmp, o)) {
+            for (int i = 0; i < 1000; i++) {
+                j.append(Payloads.of(i, 100));
+            }
+            // what a writer killed before any sync leaves: its records in the page cache only
+            Files.copy(tmp.resolve(Format.fileName(0)), copy.resolve(Format.fileName(0)));
+        }
+        Path segment = copy.resolve(Format.fileName(0));
+        long dirty = DirtyPages.count(segment, 0, 64 << 10);
+        Assumptions.assumeTrue(dirty > 0, "needs cachestat (Linux 6.5+) and the copy's pages still dirty: " + dirty);
+        try (Journal j = Journal.open(copy, o.withDurability(Durability.BATCH))) {
+            assertEquals(999, j.durableSequence());
+            Assumptions.assumeTrue(DirtyPages.untouched(control), "the kernel wrote pages back on its own");
+            assertEquals(0, DirtyPages.count(segment, 0, 64 << 10), "reported durable, so written");
+            assertArrayEquals(Payloads.of(999, 100), readOne(j, 999));
+        }
+    }
+
+    @Test
     void aSyncDropsTheMappedPagesBelowTheTip() {
         // no prefaulter: it would map pages ahead of the tip
         JournalOptions o = JournalOptions.defaults().withBackend(Backend.SEGMENT).withDurability(Durability.BATCH)
