@@ -25,6 +25,7 @@ import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.iolab.IolabException;
 import org.iolab.catalogue.Preallocation;
+import org.iolab.os.Joins;
 import org.iolab.os.Prefaulter;
 import org.iolab.os.Prefault;
 import org.iolab.storage.Backend;
@@ -943,18 +944,7 @@ public final class Journal implements AutoCloseable {
         if (s == null) {
             return false;
         }
-        boolean interrupted = false;
-        for (;;) {
-            try {
-                s.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Joins.uninterruptibly(s);
         sealer = null;
         return true;
     }

@@ -103,18 +103,7 @@ public final class Prefaulter implements Runnable {
     public void stop() {
         stopped = true;
         LockSupport.unpark(thread);
-        boolean interrupted = false;
-        for (;;) {
-            try {
-                thread.join();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        Joins.uninterruptibly(thread);
     }
 
     private static long pageSize() {
