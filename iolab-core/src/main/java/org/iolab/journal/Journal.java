@@ -850,6 +850,9 @@ public final class Journal implements AutoCloseable {
         syncLock.lock();
         try {
             awaitSeal();
+            // also when another thread (a sync) joined the failed seal first: a roll past a segment whose seal
+            // failed would leave it unsealed behind a newer one, which recovery cannot tell from damage
+            checkUsable();
             StorageFile old = active;
             SegmentRef oldRef = t.segment();
             old.written(t.end());

@@ -137,6 +137,46 @@ public final class FaultyStorage implements StorageFile {
     }
 
     /**
+     * Makes durable only the unsynced writes' bytes inside {@code [position, position + length)}: the rest stays
+     * pending, in order, for a later sync or a power cut to keep or lose (stricter than a kernel, which writes the
+     * whole pages the range touches). With a pending truncate it syncs everything ({@link #force}), since applying
+     * writes past a truncate that was made before them would reorder the file's history.
+     */
+    @Override
+    public synchronized void forceRange(long position, long length) {
+        alive();
+        Problems.checkPosition(path(), position, length);
+        if (unsynced.stream().anyMatch(op -> op instanceof Truncate)) {
+            force(false);
+            return;
+        }
+        tick("force");
+        long end = position + length;
+        List<Op> rest = new ArrayList<>();
+        for (Op op : unsynced) {
+            Write w = (Write) op;
+            long from = w.position();
+            long to = from + w.bytes().length;
+            long in0 = Math.max(from, position);
+            long in1 = Math.min(to, end);
+            if (in0 >= in1) {
+                rest.add(w);
+                continue;
+            }
+            disk.write(in0, ByteBuffer.wrap(w.bytes(), (int) (in0 - from), (int) (in1 - in0)));
+            if (from < in0) {
+                rest.add(new Write(from, Arrays.copyOfRange(w.bytes(), 0, (int) (in0 - from))));
+            }
+            if (in1 < to) {
+                rest.add(new Write(in1, Arrays.copyOfRange(w.bytes(), (int) (in1 - from), w.bytes().length)));
+            }
+        }
+        unsynced.clear();
+        unsynced.addAll(rest);
+        disk.force(false);
+    }
+
+    /**
      * Makes power fail by itself: the {@code operations}-th write, truncate or force from now applies a random
      * part of the unsynced operations (that write included), marks the file dead and throws.
      *

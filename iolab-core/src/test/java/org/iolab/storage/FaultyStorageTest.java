@@ -143,6 +143,24 @@ class FaultyStorageTest {
     }
 
     @Test
+    void forceRangeMakesOnlyTheBytesInsideTheRangeDurable() throws Exception {
+        Path p = dir.resolve("range");
+        FaultyStorage f = FaultyStorage.open(Backend.CHANNEL_HEAP, p);
+        byte[] a = randomBytes(new Random(4), 300);
+        byte[] b = randomBytes(new Random(5), 300);
+        f.write(0, ByteBuffer.wrap(a));
+        f.write(1000, ByteBuffer.wrap(b));
+        f.forceRange(100, 1200); // all of b's bytes but only a's from 100 on
+        byte[] disk = java.nio.file.Files.readAllBytes(p);
+        assertArrayEquals(Arrays.copyOfRange(a, 100, 300), Arrays.copyOfRange(disk, 100, 300));
+        assertArrayEquals(b, Arrays.copyOfRange(disk, 1000, 1300));
+        assertArrayEquals(new byte[100], Arrays.copyOfRange(disk, 0, 100), "a's first 100 bytes are still pending");
+        f.force(false);
+        assertArrayEquals(a, Arrays.copyOfRange(java.nio.file.Files.readAllBytes(p), 0, 300));
+        f.close();
+    }
+
+    @Test
     void truncateIsVisibleBeforeSyncAndCleanCloseWritesEverything() {
         Path p = dir.resolve("clean");
         byte[] bytes = randomBytes(new Random(3), 10_000);
