@@ -191,10 +191,9 @@ public final class Journal implements AutoCloseable {
     private ByteBuffer mapped;
     /** The memory behind {@link #mapped}, or null; guarded like it. */
     private MemorySegment mappedSegment;
-    /** Offset in {@link #mappedSegment} below which its pages were released after a sync; guarded by syncLock. */
-    private long releasedUpTo;
     /**
-     * Offset in the active segment below which every byte is durable: a sync makes {@code [syncedTo, tip)} durable
+     * Offset (whole pages) in the active segment below which every byte is durable and, for a mapping, the appender's
+     * page table entries are dropped: a sync releases and makes durable {@code [syncedTo, tip)}
      * ({@link StorageFile#forceRange}), not the whole segment, so the pages a prefaulter dirtied ahead of the tip
      * (zeros) are not written by every sync. 0 for a segment just made active; guarded by syncLock.
      */
@@ -863,7 +862,6 @@ public final class Journal implements AutoCloseable {
             Prefaulter oldPrefaulter = prefaulter;
             MemorySegment oldMapping = mappedSegment;
             ByteBuffer oldMapped = mapped;
-            long oldReleased = releasedUpTo;
             long oldBehind = behindFrom;
             long oldSynced = syncedTo;
             try {
@@ -877,7 +875,6 @@ public final class Journal implements AutoCloseable {
                 prefaulter = oldPrefaulter;
                 mapped = oldMapped;
                 mappedSegment = oldMapping;
-                releasedUpTo = oldReleased;
                 behindFrom = oldBehind;
                 syncedTo = oldSynced;
                 throw e;
@@ -961,7 +958,6 @@ public final class Journal implements AutoCloseable {
         long capacity = seg.capacity;
         mapped = null;
         mappedSegment = null;
-        releasedUpTo = 0;
         syncedTo = 0;
         prefaulter = null;
         behindFrom = from;
@@ -994,16 +990,14 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * Before a sync: drops the appender's page table entries for the whole pages of the mapping below {@code end},
+     * Before a sync: drops the appender's page table entries for the whole pages {@code [from, upTo)} of the mapping,
      * which it never writes again ({@link Prefault#release}): the sync then writes them without write-protecting
      * each one (a TLB shootdown per page, on the appender's core too). Caller holds syncLock.
      */
-    private void releaseWritten(long end) {
+    private void releaseWritten(long from, long upTo) {
         MemorySegment m = mappedSegment;
-        long upTo = end & -Prefaulter.PAGE;
-        if (m != null && upTo > releasedUpTo) {
-            Prefault.release(m.asSlice(releasedUpTo, upTo - releasedUpTo));
-            releasedUpTo = upTo;
+        if (m != null && upTo > from) {
+            Prefault.release(m.asSlice(from, upTo - from));
         }
     }
 
@@ -1030,10 +1024,11 @@ public final class Journal implements AutoCloseable {
             Tip t = tip;
             if (t.nextSeq() - 1 > durable) {
                 active.written(t.end());
-                releaseWritten(t.end());
                 long from = syncedTo;
+                long upTo = t.end() & -Prefaulter.PAGE;
+                releaseWritten(from, upTo);
                 active.forceRange(from, t.end() - from);
-                syncedTo = t.end() & -Prefaulter.PAGE;
+                syncedTo = upTo;
             }
             syncedBytes = bytes;
             advanceDurable(t.nextSeq() - 1);
