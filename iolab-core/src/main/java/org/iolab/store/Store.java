@@ -142,8 +142,8 @@ public final class Store implements AutoCloseable {
     /** Slots up to this long are copied out of the mapping by a lookup ({@code Ctx.readSlot}). */
     private static final int SMALL_SLOT = 512;
     /**
-     * How far past the data end the mapping's pages are faulted in by {@link #prefaulter}; it is asked again each
-     * time the data end comes within half of this of the last target.
+     * How far past the data end the mapping's pages are faulted in by {@link #prefaulter}; it is woken again each
+     * time the data end has moved half of this past the end it was last told about.
      */
     private static final long PREFAULT_AHEAD = 2L << 20;
     private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
@@ -197,16 +197,10 @@ public final class Store implements AutoCloseable {
     private boolean unmapped;
     /**
      * Faults in the pages of {@link #map} past the data end in a background thread (madvise MADV_POPULATE_WRITE),
-     * so the writer's copies into new pages do not stop for a page fault each; null while none runs. Stopped
-     * before the mapping is released ({@link #stopPrefaulter}).
+     * so the writer's copies into new pages do not stop for a page fault each; null while none runs. It works on
+     * the current {@link #map}: stopped ({@link #stopPrefaulter}) before any mapping is released or replaced.
      */
     private Prefaulter prefaulter;
-    /** The mapping {@link #prefaulter} works on. */
-    private MemorySegment prefaulting;
-    /**
-     * The file offset up to which {@link #prefaulter} is asked to fault pages in (this side's record of the last ask).
-     */
-    private long prefaultTarget;
     /** The data end {@link #prefaulter} was last told about: it faults pages in up to {@value #PREFAULT_AHEAD} past. */
     private volatile long prefaultFrom;
     private volatile boolean closed;
@@ -1351,7 +1345,8 @@ public final class Store implements AutoCloseable {
         if (m != null && m.byteSize() >= end) {
             // from the data end: a write into a hole must not send the prefaulter over the pages before it
             long at = Math.max(end, dataEnd);
-            if (at + PREFAULT_AHEAD / 2 > prefaultTarget && prefaultTarget < m.byteSize()) {
+            long told = prefaultFrom;
+            if (prefaulter == null || at > told + PREFAULT_AHEAD / 2 && told + PREFAULT_AHEAD < m.byteSize()) {
                 prefault(m, at);
             }
             return m;
@@ -1374,18 +1369,15 @@ public final class Store implements AutoCloseable {
      * pages it dirties past the data are zeros the next slots overwrite; the file's logical size does not change.
      */
     private void prefault(MemorySegment m, long end) {
-        prefaultTarget = Math.min(m.byteSize(), end + PREFAULT_AHEAD);
         prefaultFrom = end;
-        if (prefaulter != null && prefaulting == m) {
+        if (prefaulter != null) {
             prefaulter.wake();
             return;
         }
-        stopPrefaulter();
         long from = end & -Prefaulter.PAGE;
-        // woken at every new target, it may sleep long while the store is idle
+        // woken each time the data end moves on, it may sleep long while the store is idle
         prefaulter = Prefaulter.start(m.asSlice(from), from, () -> prefaultFrom, PREFAULT_AHEAD,
                 "iolab-store-prefault " + file, false, 10_000_000);
-        prefaulting = m;
     }
 
     /** Stops {@link #prefaulter}, if one runs, and waits for it: before the mapping it works on is released. */
@@ -1393,7 +1385,6 @@ public final class Store implements AutoCloseable {
         Prefaulter p = prefaulter;
         if (p != null) {
             prefaulter = null;
-            prefaulting = null;
             p.stop();
         }
     }
@@ -1402,7 +1393,6 @@ public final class Store implements AutoCloseable {
     private void remapped() {
         stopPrefaulter();
         map = unmapped ? null : data.mapping(0);
-        prefaultTarget = 0;
         prefaultFrom = 0;
     }
 
