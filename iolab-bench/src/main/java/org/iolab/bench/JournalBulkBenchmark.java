@@ -30,8 +30,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * one group-commit byte threshold ({@link JournalOptions#batchBytes()}).
  *
  * <p>Payload MB/s = {@code totalSize / (score × 1000)}. Each iteration waits for the machine's dirty pages to be
- * written ({@code sync}) and opens a fresh journal in a new sub-folder of {@code dir} (untimed); the iteration's teardown checks the record count and the last record, closes the
- * journal and deletes the folder.
+ * written ({@code sync}) and opens a fresh journal in a new sub-folder of {@code dir} (untimed); the iteration's
+ * teardown checks the record count and the last record, closes the journal and deletes the folder.
  */
 @BenchmarkMode(Mode.SingleShotTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)

@@ -3,7 +3,7 @@ package org.iolab.os;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Faults in the pages of a writable file mapping ahead of the writer ({@code madvise(MADV_POPULATE_WRITE)},
+ * Faults in the pages of a file mapping ahead of the writer ({@code madvise(MADV_POPULATE_WRITE)} or {@code _READ},
  * Linux 5.14+), so that a writer formatting records in place does not stop at every new page for the kernel to
  * allocate it. The pages' contents are not changed.
  */
@@ -11,8 +11,8 @@ public final class Prefault {
     private static final int MADV_DONTNEED = 4;
     private static final int MADV_POPULATE_READ = 22;
     private static final int MADV_POPULATE_WRITE = 23;
+    /** Set once the kernel refused a populate advice: MADV_POPULATE_READ and _WRITE came together, in Linux 5.14. */
     private static volatile boolean unsupported;
-    private static volatile boolean readUnsupported;
 
     private Prefault() {
     }
@@ -25,15 +25,7 @@ public final class Prefault {
      *     at once); true otherwise, including when the range was no longer mapped (harmless)
      */
     public static boolean populateWrite(MemorySegment region) {
-        if (unsupported || region.byteSize() == 0) {
-            return !unsupported;
-        }
-        int errno = Libc.madvise(region, region.byteSize(), MADV_POPULATE_WRITE);
-        if (errno == 22) { // EINVAL: an older kernel
-            unsupported = true;
-            return false;
-        }
-        return true;
+        return populate(region, MADV_POPULATE_WRITE);
     }
 
     /**
@@ -47,12 +39,15 @@ public final class Prefault {
      * @return false when the kernel does not support it (then later calls return false at once); true otherwise
      */
     public static boolean populateRead(MemorySegment region) {
-        if (readUnsupported || region.byteSize() == 0) {
-            return !readUnsupported;
+        return populate(region, MADV_POPULATE_READ);
+    }
+
+    private static boolean populate(MemorySegment region, int advice) {
+        if (unsupported || region.byteSize() == 0) {
+            return !unsupported;
         }
-        int errno = Libc.madvise(region, region.byteSize(), MADV_POPULATE_READ);
-        if (errno == 22) {
-            readUnsupported = true;
+        if (Libc.madvise(region, region.byteSize(), advice) == 22) { // EINVAL: an older kernel
+            unsupported = true;
             return false;
         }
         return true;
