@@ -22,6 +22,7 @@ public final class EmployeeWorkload {
     private final byte[][] keys;
     private final byte[][] values;
     private final int[] order;
+    private final KvEngine.Sizing sizing;
 
     /**
      * @param records the employees put first, at least 2
@@ -52,6 +53,13 @@ public final class EmployeeWorkload {
             order[i] = order[j];
             order[j] = t;
         }
+        long k = 0;
+        long v = 0;
+        for (int i = 0; i < total; i++) {
+            k += keys[i].length;
+            v += values[i].length;
+        }
+        sizing = new KvEngine.Sizing(records, (int) Math.ceil((double) k / total), (int) Math.ceil((double) v / total));
     }
 
     /** @return employees put in the first phase */
@@ -88,16 +96,14 @@ public final class EmployeeWorkload {
         return order[k];
     }
 
-    /** @return sizing hints for the engines: the most live records and the average key and value size */
+    /**
+     * @return sizing hints for the engines: the most live records and the average key and value size. Computed once,
+     *     with the employees: an engine's open is measured (the reopen phase), and summing 150,000 keys and values
+     *     there, with the caches cold after the setup's {@code System.gc()}, took about 1.7 ms of every engine's
+     *     reopen
+     */
     public KvEngine.Sizing sizing() {
-        long k = 0;
-        long v = 0;
-        for (int i = 0; i < keys.length; i++) {
-            k += keys[i].length;
-            v += values[i].length;
-        }
-        return new KvEngine.Sizing(records, (int) Math.ceil((double) k / keys.length),
-                (int) Math.ceil((double) v / values.length));
+        return sizing;
     }
 
     /**

@@ -2,6 +2,7 @@ package org.iolab.bench.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,6 +34,23 @@ class WorkloadChecksTest {
         assertEquals(sum, results.get(Phase.GET));
         assertEquals(500, results.get(Phase.DELETE));
         assertEquals(500, results.get(Phase.REINSERT));
+    }
+
+    @Test
+    void sizingIsTheAverageKeyAndValueOfEveryEmployeeWorkedOutOnce() {
+        EmployeeWorkload w = new EmployeeWorkload(1000);
+        long k = 0;
+        long v = 0;
+        for (int i = 0; i < 1500; i++) {
+            k += w.key(i).length;
+            v += w.value(i).length;
+        }
+        KvEngine.Sizing s = w.sizing();
+        assertEquals(1000, s.entries());
+        assertEquals((int) Math.ceil(k / 1500.0), s.averageKey());
+        assertEquals((int) Math.ceil(v / 1500.0), s.averageValue());
+        // the reopen phase times the engine's open, which asks for the sizing: it must not be summed there
+        assertSame(s, w.sizing());
     }
 
     @ParameterizedTest
