@@ -113,20 +113,23 @@ final class IndexFile {
                 problem[0] = "the index checkpoint is only " + size + " bytes long";
                 return null;
             }
-            ByteBuffer head = ByteBuffer.allocate(FIXED).order(ByteOrder.LITTLE_ENDIAN);
-            readFully(ch, head, 0);
-            long shards = head.getLong(40);
-            long entries = head.getLong(48);
-            long holes = head.getLong(56);
-            if (head.getLong(0) != MAGIC || head.getInt(8) != VERSION) {
+            // mapped, and the entries stay there (no heap copy: fresh heap pages cost a fault each, mapped page-cache
+            // pages are faulted in groups); each shard's entries are placed into its table on first use. The
+            // mapping is unmapped when the index is collected. The header is read from the mapping too: an open
+            // runs with cold caches when it follows a collection, and every call it makes costs then
+            MemorySegment all = ch.map(FileChannel.MapMode.READ_ONLY, 0, size, Arena.ofAuto());
+            long shards = all.get(LONG_LE, 40);
+            long entries = all.get(LONG_LE, 48);
+            long holes = all.get(LONG_LE, 56);
+            if (all.get(LONG_LE, 0) != MAGIC || all.get(INT_LE, 8) != VERSION) {
                 problem[0] = "the index checkpoint has no valid magic/version";
                 return null;
             }
-            if (head.getLong(16) != header.incarnation() || head.getLong(24) != header.checkpointSeq()
-                    || head.getLong(32) != header.dataEnd()) {
-                problem[0] = "the index checkpoint covers another state (sequence " + head.getLong(24) + ", data end "
-                        + head.getLong(32) + ") than the data file's header (" + header.checkpointSeq() + ", "
-                        + header.dataEnd() + ")";
+            if (all.get(LONG_LE, 16) != header.incarnation() || all.get(LONG_LE, 24) != header.checkpointSeq()
+                    || all.get(LONG_LE, 32) != header.dataEnd()) {
+                problem[0] = "the index checkpoint covers another state (sequence " + all.get(LONG_LE, 24)
+                        + ", data end " + all.get(LONG_LE, 32) + ") than the data file's header ("
+                        + header.checkpointSeq() + ", " + header.dataEnd() + ")";
                 return null;
             }
             if (shards != KeyIndex.SHARDS || entries < 0 || entries > KeyIndex.MAX_RECORDS || holes < 0
@@ -136,10 +139,6 @@ final class IndexFile {
                         + ", holes " + holes + ", file " + size + " bytes)";
                 return null;
             }
-            // mapped, and the entries stay there (no heap copy: fresh heap pages cost a fault each, mapped page-cache
-            // pages are faulted in groups); each shard's entries are placed into its table on first use. The
-            // mapping is unmapped when the index is collected.
-            MemorySegment all = ch.map(FileChannel.MapMode.READ_ONLY, 0, size, Arena.ofAuto());
             CRC32C crc = new CRC32C();
             crc.update(all.asSlice(0, size - 8).asByteBuffer());
             if (all.get(INT_LE, size - 8) != (int) crc.getValue()) {
@@ -179,24 +178,13 @@ final class IndexFile {
                 }
             }
             KeyIndex index = KeyIndex.loaded(all.asSlice(at, 8 * entries), bits, counts, idx, size);
-            return new Loaded(index, h, head.getLong(64), head.getLong(72));
+            return new Loaded(index, h, all.get(LONG_LE, 64), all.get(LONG_LE, 72));
         } catch (NoSuchFileException e) {
             problem[0] = "there is no index checkpoint " + idx;
             return null;
         } catch (IOException e) {
             problem[0] = "cannot read the index checkpoint " + idx + ": " + e;
             return null;
-        }
-    }
-
-    private static void readFully(FileChannel ch, ByteBuffer b, long at) throws IOException {
-        long pos = at;
-        while (b.hasRemaining()) {
-            int n = ch.read(b, pos);
-            if (n < 0) {
-                throw new IOException("unexpected end of file");
-            }
-            pos += n;
         }
     }
 

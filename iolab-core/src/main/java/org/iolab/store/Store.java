@@ -184,8 +184,9 @@ public final class Store implements AutoCloseable {
     private long pendingBytes;
     private long redoBytes;
     // small at first: a larger slot grows it (writeBuffer), and an open (a reopen is timed) need not zero 64 KiB
-    private ByteBuffer wbuf = ByteBuffer.allocateDirect(4096).order(ByteOrder.LITTLE_ENDIAN);
-    private MemorySegment wseg = MemorySegment.ofBuffer(wbuf);
+    /** Allocated by the first write: a store opened to be read needs none (an open follows cold caches). */
+    private ByteBuffer wbuf;
+    private MemorySegment wseg;
     private final ByteBuffer fbuf = ByteBuffer.allocate(Slots.HEADER).order(ByteOrder.LITTLE_ENDIAN);
     /**
      * The data file's mapping when the backend maps files ({@link StorageFile#mapping}), else null: slots are
@@ -818,7 +819,8 @@ public final class Store implements AutoCloseable {
     private static final class Ctx implements KeyIndex.Matcher {
         private final java.lang.ref.WeakReference<Store> owner;
         final CRC32C crc = new CRC32C();
-        ByteBuffer buf = ByteBuffer.allocateDirect(4096).order(ByteOrder.LITTLE_ENDIAN);
+        /** Allocated by the first {@link #readSlotCopy}: the mapped backends read small slots through {@link #small}. */
+        ByteBuffer buf;
         /** A copy of a small slot found in the mapping (header, key, value at 0), and a view of it. */
         final byte[] small = new byte[SMALL_SLOT];
         final ByteBuffer smallView = ByteBuffer.wrap(small).order(ByteOrder.LITTLE_ENDIAN);
@@ -895,6 +897,9 @@ public final class Store implements AutoCloseable {
             long dataEnd = s.dataEnd;
             Path file = s.file;
             StorageFile data = s.data;
+            if (buf == null) {
+                buf = ByteBuffer.allocateDirect(4096).order(ByteOrder.LITTLE_ENDIAN);
+            }
             cur = buf;
             long avail = dataEnd - offset;
             if (offset < Slots.DATA_START || avail < Slots.HEADER) {
@@ -1261,8 +1266,9 @@ public final class Store implements AutoCloseable {
     }
 
     private ByteBuffer writeBuffer(int n) {
-        if (wbuf.capacity() < n) {
-            wbuf = ByteBuffer.allocateDirect(Math.max(n, wbuf.capacity() * 2)).order(ByteOrder.LITTLE_ENDIAN);
+        if (wbuf == null || wbuf.capacity() < n) {
+            wbuf = ByteBuffer.allocateDirect(Math.max(n, wbuf == null ? 4096 : wbuf.capacity() * 2))
+                    .order(ByteOrder.LITTLE_ENDIAN);
             wseg = MemorySegment.ofBuffer(wbuf);
         }
         return wbuf.clear();
