@@ -1,0 +1,57 @@
+package org.iolab.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.iolab.storage.Durability;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** How an open finds the redo log's segments: the listing, and what a clean open leaves of the log. */
+class RedoFolderTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void segmentsAreTheSegFilesOldestFirst() throws IOException {
+        Path wal = Files.createDirectory(dir.resolve("s.db.wal"));
+        for (String name : new String[] {"00000000000000000200.seg", "journal.lock", "00000000000000000001.seg",
+            "notes.tmp", "00000000000000000150.seg"}) {
+            Files.createFile(wal.resolve(name));
+        }
+        assertArrayEquals(new String[] {"00000000000000000001.seg", "00000000000000000150.seg",
+            "00000000000000000200.seg"}, Store.segmentNames(wal));
+        assertTrue(Store.hasSegments(wal));
+    }
+
+    @Test
+    void noFolderOrAFileInItsPlaceHoldsNoSegments() throws IOException {
+        assertEquals(0, Store.segmentNames(dir.resolve("missing.wal")).length);
+        Path file = Files.createFile(dir.resolve("file.wal"));
+        assertEquals(0, Store.segmentNames(file).length);
+        assertFalse(Store.hasSegments(file));
+    }
+
+    @Test
+    void aCleanReopenAtBatchReadsTheRecordsAndLeavesNoSegment() {
+        Path file = dir.resolve("s.db");
+        StoreOptions batch = StoreOptions.defaults().withDurability(Durability.BATCH);
+        try (Store s = Store.open(file, batch)) {
+            for (int i = 0; i < 100; i++) {
+                s.put(("k" + i).getBytes(), ("v" + i).getBytes());
+            }
+            assertTrue(Store.hasSegments(dir.resolve("s.db.wal")), "the puts were logged");
+        }
+        assertFalse(Store.hasSegments(dir.resolve("s.db.wal")), "the close checkpointed and deleted the log");
+        try (Store s = Store.open(file, batch)) {
+            assertEquals(100, s.size());
+            assertArrayEquals("v42".getBytes(), s.get("k42".getBytes()));
+        }
+        assertFalse(Store.hasSegments(dir.resolve("s.db.wal")));
+    }
+}
