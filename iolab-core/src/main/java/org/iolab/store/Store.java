@@ -146,6 +146,7 @@ public final class Store implements AutoCloseable {
      * time the data end has moved half of this past the end it was last told about.
      */
     private static final long PREFAULT_AHEAD = 2L << 20;
+    private static final String[] NO_SEGMENTS = {};
     private static final ValueLayout.OfLong LONG_LE = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfInt INT_LE = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
@@ -531,12 +532,13 @@ public final class Store implements AutoCloseable {
      * @throws IolabException when the folder exists but cannot be listed
      */
     static String[] segmentNames(Path walDir) {
-        String[] names = walDir.toFile().list();
+        java.io.File folder = walDir.toFile();
+        String[] names = folder.list();
         if (names == null) {
-            if (Files.isDirectory(walDir)) {
+            if (folder.isDirectory()) {
                 throw new IolabException("cannot list the redo log " + walDir + "; check its permissions");
             }
-            return new String[0];
+            return NO_SEGMENTS;
         }
         int n = 0;
         for (String name : names) {
