@@ -184,8 +184,10 @@ public final class Store implements AutoCloseable {
     private long storedBytes;
     private long pendingBytes;
     private long redoBytes;
-    // small at first: a larger slot grows it (writeBuffer), and an open (a reopen is timed) need not zero 64 KiB
-    /** Allocated by the first write: a store opened to be read needs none (an open follows cold caches). */
+    /**
+     * Allocated by the first write, 4 KiB, grown for a larger slot ({@link #writeBuffer}): a store opened to be read
+     * needs none.
+     */
     private ByteBuffer wbuf;
     private MemorySegment wseg;
     private final ByteBuffer fbuf = ByteBuffer.allocate(Slots.HEADER).order(ByteOrder.LITTLE_ENDIAN);
@@ -553,11 +555,7 @@ public final class Store implements AutoCloseable {
 
     /** Deletes the redo log's segments, last first, and syncs the directory. */
     private void deleteSegments() {
-        deleteSegments(segmentNames(walDir));
-    }
-
-    /** Deletes the redo log's segments {@code names} (from {@link #segmentNames}), last first, and syncs the folder. */
-    private void deleteSegments(String[] names) {
+        String[] names = segmentNames(walDir);
         for (int i = names.length - 1; i >= 0; i--) {
             Path p = walDir.resolve(names[i]);
             try {

@@ -54,4 +54,35 @@ class RedoFolderTest {
         }
         assertFalse(Store.hasSegments(dir.resolve("s.db.wal")));
     }
+
+    /**
+     * A crash after a checkpoint's header but before the log's deletion leaves a clean header beside segments whose
+     * records the checkpoint holds: the open replays none of them and deletes them.
+     */
+    @Test
+    void aCleanOpenDeletesSegmentsTheCheckpointCovers() throws IOException {
+        Path file = dir.resolve("s.db");
+        Path wal = dir.resolve("s.db.wal");
+        Path saved = Files.createDirectory(dir.resolve("saved"));
+        StoreOptions batch = StoreOptions.defaults().withDurability(Durability.BATCH);
+        try (Store s = Store.open(file, batch)) {
+            for (int i = 0; i < 100; i++) {
+                s.put(("k" + i).getBytes(), ("v" + i).getBytes());
+            }
+            s.sync();
+            for (String name : Store.segmentNames(wal)) {
+                Files.copy(wal.resolve(name), saved.resolve(name));
+            }
+        }
+        String[] stale = Store.segmentNames(saved);
+        assertTrue(stale.length > 0);
+        for (String name : stale) {
+            Files.copy(saved.resolve(name), wal.resolve(name));
+        }
+        try (Store s = Store.open(file, batch)) {
+            assertFalse(Store.hasSegments(wal), "the open deleted the covered segments");
+            assertEquals(100, s.size());
+            assertArrayEquals("v99".getBytes(), s.get("k99".getBytes()));
+        }
+    }
 }

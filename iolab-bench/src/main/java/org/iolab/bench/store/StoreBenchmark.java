@@ -31,8 +31,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * its result and the whole store (see {@link WorkloadRun}) — a wrong count, sum or value fails the run —
  * then closes the engine, measures its folder and deletes it. The setup ends with a {@code System.gc()}, so no
  * pass pays for collecting the untimed phases' garbage, and at BATCH and ALWAYS with a {@code sync} of the whole
- * machine ({@link PageCache#writeBackAll()}), so no synced pass queues behind earlier writing. The {@code reopen} phase measures the open
- * of a closed store (with all other phases done) plus one get; the close before it is untimed.
+ * machine ({@link PageCache#writeBackAll()}), so no synced pass queues behind earlier writing. The {@code reopen}
+ * phase measures the open of a closed store (with all other phases done) plus one get; the close before it is
+ * untimed.
  *
  * <p>Size on disk: the secondary result {@code sizeBytes} ({@link Size}) is the score to read: the mean,
  * over the measured iterations of all forks, of the folder's size in bytes after the phase, with the
