@@ -104,10 +104,9 @@ final class KeyIndex {
 
     /**
      * @return the most entries a shard table of 2^{@code bits} holds (so a probe always meets an empty entry): three
-     *         quarters of it (a table grows at that load, so its load stays between 3/8 and 3/4), nine tenths at the
-     *         largest length. Measured against a half (employee workload, 20 passes each, old and new alternated): put
-     *         23.1 → 21.3 ms, delete 14.2 → 13.7, reinsert 11.5 → 10.7, get unchanged; the smaller tables fit the
-     *         caches better than the longer probes cost.
+     *         quarters of it, nine tenths at the largest length. A table grows at that load, so its load stays between
+     *         3/8 and 3/4: about a third less memory than growing at half full, for no measurable loss of speed (see
+     *         docs/RESULTS.md, "index tables grow at 3/4 full")
      */
     private static long maxEntries(int bits) {
         return bits == MAX_SHARD_BITS ? (long) ((1L << bits) * 0.9) : (1L << bits) * 3 / 4;
