@@ -40,6 +40,15 @@ final class SegmentCursor implements AutoCloseable {
     /** The file's mapping (little-endian), when the backend maps and it is under 2 GiB; else null. */
     private ByteBuffer mapped;
     private ByteBuffer mappedCrc;
+    /**
+     * The file's first window as a read-only, little-endian buffer over a mapping the garbage collector releases
+     * ({@link StorageFile#mappedBuffer()}), when the backend has one: records inside it are checked and handed out
+     * in place whatever their size, as no access to it pays an arena's acquire and release. Its position and limit
+     * never change; {@link #plainCrc} and {@link #plainVisit} are its movable views. Null otherwise.
+     */
+    private ByteBuffer plain;
+    private ByteBuffer plainCrc;
+    private ByteBuffer plainVisit;
     private long bufStart;
     private int bufLen;
     private final CRC32C crc = new CRC32C();
@@ -68,6 +77,16 @@ final class SegmentCursor implements AutoCloseable {
     private void attachView() {
         mapped = null;
         mappedCrc = null;
+        plain = null;
+        plainCrc = null;
+        plainVisit = null;
+        ByteBuffer direct = file.mappedBuffer();
+        if (direct != null) {
+            plain = direct.order(ByteOrder.LITTLE_ENDIAN);
+            plainCrc = plain.duplicate();
+            plainVisit = plain.duplicate();
+            return;
+        }
         MemorySegment view = file.view();
         if (view != null && view.byteSize() <= Integer.MAX_VALUE) {
             mapped = view.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
@@ -133,6 +152,19 @@ final class SegmentCursor implements AutoCloseable {
             }
             return Status.END;
         }
+        ByteBuffer pl = plain;
+        if (pl != null && pos + Format.FRAME_HEADER <= pl.capacity()) {
+            int length = pl.getInt((int) pos);
+            Status wrong = checkLength(length, lim, limit, exact);
+            if (wrong != null) {
+                return wrong;
+            }
+            if (pos + length <= pl.capacity()) {
+                return checked(pl, plainCrc, pl, (int) pos, length);
+            }
+            fill(pos, length, lim);
+            return checked(buf, crcView, readOnly, (int) (pos - bufStart), length);
+        }
         ByteBuffer m = mapped;
         boolean inView = m != null && pos + Format.FRAME_HEADER <= m.capacity();
         int length;
@@ -145,12 +177,9 @@ final class SegmentCursor implements AutoCloseable {
             fill(pos, Format.FRAME_HEADER, lim);
             length = buf.getInt((int) (pos - bufStart));
         }
-        if (length == 0) {
-            return exact ? bad("zero length before the end of written data at " + limit) : Status.END;
-        }
-        if (length < Format.FRAME_HEADER || length > lim - pos) {
-            return bad("record length " + Integer.toUnsignedString(length) + " is out of range (at least "
-                    + Format.FRAME_HEADER + ", at most the " + (lim - pos) + " bytes left in the segment)");
+        Status wrong = checkLength(length, lim, limit, exact);
+        if (wrong != null) {
+            return wrong;
         }
         if (inView && length >= ZERO_COPY_MIN && pos + length <= m.capacity()) {
             return checked(m, mappedCrc, m, (int) pos, length); // the view is read-only already
@@ -159,9 +188,22 @@ final class SegmentCursor implements AutoCloseable {
         return checked(buf, crcView, readOnly, (int) (pos - bufStart), length);
     }
 
+    /** @return END or BAD when {@code length}, read at {@link #position()}, cannot start a record there; else null */
+    private Status checkLength(int length, long lim, long limit, boolean exact) {
+        if (length == 0) {
+            return exact ? bad("zero length before the end of written data at " + limit) : Status.END;
+        }
+        if (length < Format.FRAME_HEADER || length > lim - pos) {
+            return bad("record length " + Integer.toUnsignedString(length) + " is out of range (at least "
+                    + Format.FRAME_HEADER + ", at most the " + (lim - pos) + " bytes left in the segment)");
+        }
+        return null;
+    }
+
     /**
-     * Hands {@code visitor} the records from {@link #position()} on while each lies wholly in the read buffer, before
-     * {@code limit}, shorter than {@link #ZERO_COPY_MIN}, with a good CRC and the sequence {@code expected}, then the
+     * Hands {@code visitor} the records from {@link #position()} on while each lies wholly in the {@linkplain #plain
+     * plain mapping} (any size) or, without one, in the read buffer (shorter than {@link #ZERO_COPY_MIN}), before
+     * {@code limit}, with a good CRC and the sequence {@code expected}, then the
      * next one: the loop of a replay, with the checks of {@link #next} and none of its per-record set-up. It stops
      * at the first record that is not so (left for {@link #next}, which reads it or reports what is wrong), or when
      * the visitor says stop; {@link #position()}, {@link #sequence()} and {@link #payload()} then describe the last
@@ -171,18 +213,35 @@ final class SegmentCursor implements AutoCloseable {
      *         of them ({@code n >= 1})
      */
     long visitBuffered(long limit, long expected, RecordVisitor visitor) {
-        long end = Math.min(Math.min(Math.min(limit, capacity), knownSize), bufStart + bufLen);
-        ByteBuffer b = buf;
-        ByteBuffer v = crcView;
-        ByteBuffer view = visitView;
-        long start = bufStart;
+        long end = Math.min(Math.min(limit, capacity), knownSize);
+        ByteBuffer b;
+        ByteBuffer v;
+        ByteBuffer view;
+        long start;
+        int maxLength;
+        ByteBuffer pl = plain;
+        if (pl != null && pos + Format.FRAME_HEADER <= pl.capacity()) {
+            b = pl;
+            v = plainCrc;
+            view = plainVisit;
+            start = 0;
+            end = Math.min(end, pl.capacity());
+            maxLength = Integer.MAX_VALUE;
+        } else {
+            b = buf;
+            v = crcView;
+            view = visitView;
+            start = bufStart;
+            end = Math.min(end, bufStart + bufLen);
+            maxLength = ZERO_COPY_MIN - 1;
+        }
         long n = 0;
         long p = pos;
         long at0 = -1;
         while (p >= start && p + Format.FRAME_HEADER <= end) {
             int at = (int) (p - start);
             int length = b.getInt(at);
-            if (length < Format.FRAME_HEADER || length >= ZERO_COPY_MIN || length > end - p) {
+            if (length < Format.FRAME_HEADER || length > maxLength || length > end - p) {
                 break;
             }
             long seq = b.getLong(at + 8);

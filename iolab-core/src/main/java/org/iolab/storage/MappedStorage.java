@@ -130,6 +130,16 @@ final class MappedStorage implements StorageFile {
     }
 
     @Override
+    public ByteBuffer mappedBuffer() {
+        lock.readLock().lock();
+        try {
+            return closed || windows.length == 0 ? null : windows[0].asReadOnlyBuffer();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    @Override
     public void write(long position, ByteBuffer src) {
         int length = src.remaining();
         Problems.checkPosition(path, position, length);

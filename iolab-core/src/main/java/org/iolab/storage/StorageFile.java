@@ -123,6 +123,18 @@ public interface StorageFile extends AutoCloseable {
         return null;
     }
 
+    /**
+     * For readers of small records that want neither a copy per read nor an arena's cost per access: the file's
+     * first bytes (up to the backend's window) as a read-only buffer over a mapping that the garbage collector
+     * releases, so it stays valid memory for as long as it is referenced, even after {@link #close()}.
+     *
+     * @return a new read-only buffer (position 0, limit = capacity, big-endian) over the mapping as the file was
+     *         opened or last grown, or null when this backend has no mapping of that kind
+     */
+    default ByteBuffer mappedBuffer() {
+        return null;
+    }
+
     /** Releases the file (and any mapping). Does not sync. */
     @Override
     void close();

@@ -21,6 +21,7 @@ import org.iolab.IolabException;
 import org.iolab.catalogue.Preallocation;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
+import org.iolab.storage.SmallWindows;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,6 +44,41 @@ class JournalContractTest {
             }
         }
         return out;
+    }
+
+    /**
+     * A mapped segment larger than one window: readers check and hand out the records of the first window in place,
+     * then go on through the read buffer, across a record that straddles the boundary, with the same results.
+     */
+    @Test
+    void recordsAcrossMappedWindowBoundariesReadTheSameInPlaceAndThroughTheBuffer() {
+        JournalOptions o = options(Backend.MAPPED).withSegmentSize(64 * 1024).withDurability(Durability.NONE)
+                .withOpener((file, writable) -> SmallWindows.mapped(file, writable, 12));
+        int n = 1500;
+        try (Journal j = Journal.open(tmp, o)) {
+            for (int i = 0; i < n; i++) {
+                j.append(Payloads.of(i, Payloads.size(i, 700)));
+            }
+            for (long from : new long[] {0, 3, 41, n - 1}) {
+                List<Record> all = readAll(j, from);
+                assertEquals(n - from, all.size(), "from " + from);
+                long[] next = {from};
+                long visited = j.read(from, (seq, payload) -> {
+                    assertEquals(next[0]++, seq);
+                    assertTrue(payload.isReadOnly());
+                    byte[] copy = new byte[payload.remaining()];
+                    payload.get(copy);
+                    assertArrayEquals(Payloads.of(seq, Payloads.size(seq, 700)), copy, "record " + seq);
+                    return true;
+                });
+                assertEquals(n - from, visited);
+                for (Record r : all) {
+                    assertEquals(new Record(r.sequence(), Payloads.of(r.sequence(),
+                            Payloads.size(r.sequence(), 700))), r);
+                }
+            }
+            assertTrue(Journal.listSegments(tmp).size() > 3, "the records fill several segments");
+        }
     }
 
     @ParameterizedTest

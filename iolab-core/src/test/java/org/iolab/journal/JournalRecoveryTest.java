@@ -137,10 +137,12 @@ class JournalRecoveryTest {
         }
     }
 
-    @Test
-    void aFlippedByteInASealedSegmentIsReportedWithFileAndOffset() throws IOException {
+    /** By the reader and by the visitor, whether the backend reads through a buffer or in place from a mapping. */
+    @ParameterizedTest
+    @EnumSource(value = Backend.class, names = {"SEGMENT", "MAPPED", "RANDOM_ACCESS_FILE"})
+    void aFlippedByteInASealedSegmentIsReportedWithFileAndOffset(Backend backend) throws IOException {
         Path pristine = tmp.resolve("pristine");
-        List<Path> segs = build(pristine, options(Backend.DEFAULT, Preallocation.FALLOCATE));
+        List<Path> segs = build(pristine, options(backend, Preallocation.FALLOCATE));
         assertTrue(segs.size() >= 3);
         // a payload byte of the second record of the first segment
         ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(segs.getFirst())).order(ByteOrder.LITTLE_ENDIAN);
@@ -149,7 +151,7 @@ class JournalRecoveryTest {
         copyDir(pristine, dir);
         Path seg = dir.resolve(segs.getFirst().getFileName());
         write(seg, second + 8, new byte[] {(byte) (b.get((int) second + 8) ^ 0x10)});
-        try (Journal j = Journal.open(dir, options(Backend.DEFAULT, Preallocation.FALLOCATE))) {
+        try (Journal j = Journal.open(dir, options(backend, Preallocation.FALLOCATE))) {
             JournalCorruptedException e = assertThrows(JournalCorruptedException.class, () -> readAll(j));
             assertEquals(seg, e.file());
             assertEquals(second, e.offset());
@@ -158,6 +160,12 @@ class JournalRecoveryTest {
             List<Record> first = new ArrayList<>();
             j.read(0, (seq, payload) -> first.add(new Record(seq, new byte[0])) && false);
             assertEquals(1, first.size(), "the records before the damage are still readable");
+            List<Long> seen = new ArrayList<>();
+            JournalCorruptedException byVisitor = assertThrows(JournalCorruptedException.class,
+                    () -> j.read(0, (seq, payload) -> seen.add(seq)));
+            assertEquals(seg, byVisitor.file());
+            assertEquals(second, byVisitor.offset());
+            assertEquals(List.of(0L), seen, "the visitor saw the record before the damage and nothing after it");
         }
         VerifyReport report = Journal.verify(dir);
         assertFalse(report.ok());
@@ -264,7 +272,7 @@ class JournalRecoveryTest {
 
     /** Large records are checked straight from the mapping (no copy): a flipped byte there is still caught. */
     @ParameterizedTest
-    @EnumSource(value = Backend.class, names = {"SEGMENT", "CHANNEL_DIRECT"})
+    @EnumSource(value = Backend.class, names = {"SEGMENT", "MAPPED", "CHANNEL_DIRECT"})
     void aFlippedByteInALargeRecordIsCaught(Backend backend) throws IOException {
         JournalOptions o = JournalOptions.defaults().withBackend(backend).withSegmentSize(64 * 1024)
                 .withDurability(Durability.NONE);

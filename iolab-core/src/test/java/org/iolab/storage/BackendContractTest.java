@@ -2,6 +2,7 @@ package org.iolab.storage;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -297,6 +298,42 @@ class BackendContractTest {
         try (StorageFile f = new MappedStorage(p, false, 12)) {
             assertEquals(24_000, f.size());
             assertPattern(f, 4000, 20_000, false);
+        }
+    }
+
+    @Test
+    void onlyTheMappedBackendLendsItsFirstWindowAsAReadOnlyBuffer() {
+        Path p = dir.resolve("lend");
+        try (StorageFile w = new MappedStorage(p, true, 12)) {
+            assertNull(w.mappedBuffer(), "an empty file has no window");
+            w.write(0, patterned(0, 10_000, false));
+            ByteBuffer first = w.mappedBuffer();
+            assertTrue(first.isReadOnly() && first.isDirect());
+            assertEquals(4096, first.capacity(), "the first window only");
+            assertEquals(0, first.position());
+            for (int i = 0; i < 4096; i += 61) {
+                assertEquals(patterned(0, 10_000, false).get(i), first.get(i), "byte " + i);
+            }
+            w.write(100, ByteBuffer.wrap(new byte[] {7}));
+            assertEquals(7, first.get(100), "a lent buffer sees later writes to the mapping");
+        }
+        StorageFile f = new MappedStorage(p, false, 30);
+        ByteBuffer whole;
+        try {
+            whole = f.mappedBuffer();
+            assertEquals(10_000, whole.capacity(), "a window no larger than the file");
+        } finally {
+            f.close();
+        }
+        assertNull(f.mappedBuffer(), "a closed file lends nothing");
+        assertEquals(7, whole.get(100), "a buffer lent before the close stays readable");
+        for (Backend b : Backend.values()) {
+            if (b != Backend.MAPPED) {
+                try (StorageFile other = b.open(dir.resolve("lend-" + b.label()), true)) {
+                    other.write(0, patterned(0, 100, false));
+                    assertNull(other.mappedBuffer(), b.label());
+                }
+            }
         }
     }
 
