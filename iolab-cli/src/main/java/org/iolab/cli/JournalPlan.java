@@ -195,13 +195,12 @@ final class JournalPlan {
         List<Long> replaySizes = sorted.isEmpty() ? List.of()
                 : new ArrayList<>(new LinkedHashSet<>(List.of(sorted.getFirst(), sorted.getLast())));
         if (!sorted.isEmpty()) {
-            for (String backend : replayBackends) {
-                JournalPoint p = replay(JournalBench.REPLAY, backend, sorted.getFirst(), s, runs, forks);
-                points.putIfAbsent(p.describe(), p);
-            }
-            if (sorted.size() > 1) {
-                JournalPoint p = replay(JournalBench.REPLAY, replayBackends.getFirst(), sorted.getLast(), s, runs, forks);
-                points.putIfAbsent(p.describe(), p);
+            // every backend at both sizes: which one replays fastest differs between small and large records
+            for (long size : replaySizes) {
+                for (String backend : replayBackends) {
+                    JournalPoint p = replay(JournalBench.REPLAY, backend, size, s, runs, forks);
+                    points.putIfAbsent(p.describe(), p);
+                }
             }
             // fio's counterparts: the same record sizes and bytes, at the levels fio's two jobs stand for
             List<String> bulkBackends = s.bulkEveryBackend() ? replayBackends : List.of(replayBackends.getFirst());

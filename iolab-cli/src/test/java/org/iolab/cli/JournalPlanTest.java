@@ -74,7 +74,11 @@ class JournalPlanTest {
         assertTrue(appends.stream().filter(x -> x.durability() == Durability.ALWAYS)
                 .allMatch(x -> x.iterationSeconds() < none));
         List<JournalPoint> replays = of(p, JournalBench.REPLAY);
-        assertEquals(backends + 1, replays.size(), "every backend at 64 B, the default at 64 KiB");
+        assertEquals(2 * backends, replays.size(), "every backend at 64 B and at 64 KiB");
+        for (Backend b : Backend.values()) {
+            assertEquals(Set.of(64L, 65536L), replays.stream().filter(x -> x.backend().equals(b.label()))
+                    .map(JournalPoint::recordSize).collect(Collectors.toSet()), b.label());
+        }
         for (JournalPoint r : replays) {
             assertEquals(JournalPlan.study("quick").replayBytes() / r.recordSize(), r.records());
         }
