@@ -1367,7 +1367,10 @@ public final class Store implements AutoCloseable {
             // from the data end: a write into a hole must not send the prefaulter over the pages before it
             long at = Math.max(end, dataEnd);
             long told = prefaultFrom;
-            if (prefaulter == null || at > told + PREFAULT_AHEAD / 2 && told + PREFAULT_AHEAD < m.byteSize()) {
+            // a recovery may replay a write below a data end that lies past the mapping (a file cut short): there
+            // is nothing ahead of it to fault in then
+            if (at < m.byteSize()
+                    && (prefaulter == null || at > told + PREFAULT_AHEAD / 2 && told + PREFAULT_AHEAD < m.byteSize())) {
                 prefault(m, at);
             }
             return m;
