@@ -5,6 +5,7 @@ import java.io.RandomAccessFile;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -24,8 +25,14 @@ import org.iolab.os.WriteBehind;
  * already written. Every copy holds the read lock of a {@link ReentrantReadWriteLock}; remapping, shrinking and
  * closing take the write lock, so no thread can be inside a copy when an arena closes (which would otherwise
  * make the copy fail or, worse, touch unmapped memory).
+ *
+ * <p><b>Readers' second mapping.</b> A file opened read-only lends, on request, a {@link MappedByteBuffer} over its
+ * first GiB ({@link #mappedBuffer()}), which a journal replay checks records in place from; the garbage collector
+ * unmaps it, not {@link #close()}.
  */
 final class SegmentStorage implements StorageFile {
+    /** The most a lent buffer maps: 1 GiB, as a {@link MappedStorage} window. */
+    private static final long LENT_MAX = 1L << MappedStorage.DEFAULT_WINDOW_SHIFT;
     private final Path path;
     private final WriteBehind behind;
     private final boolean writable;
@@ -44,6 +51,11 @@ final class SegmentStorage implements StorageFile {
     /** {@link #writeThrough}'s own descriptor, opened on first use; writer only. */
     private RandomAccessFile throughFile;
     private byte[] scratch = new byte[0];
+    /**
+     * A read-only file's {@link #mappedBuffer()}: a second mapping of its first {@link #LENT_MAX} bytes as a
+     * {@link MappedByteBuffer}, made on first request; guarded by {@link #lock}.
+     */
+    private MappedByteBuffer lent;
 
     SegmentStorage(Path path, boolean writable) {
         this.path = path;
@@ -218,6 +230,35 @@ final class SegmentStorage implements StorageFile {
         }
     }
 
+    /**
+     * For a file opened read-only: a {@link MappedByteBuffer} over its first bytes (up to 1 GiB), mapped once on
+     * first request beside the shared-arena mapping. Checking a record through a view of the shared mapping costs an
+     * acquire and a release of the arena per access; this mapping has no arena (the garbage collector unmaps it
+     * once the buffers are unreachable), so a journal replay checks and hands out records in place from it. Null for
+     * a writable file (its writer uses the shared mapping), an empty one, or after {@link #close()}.
+     */
+    @Override
+    public ByteBuffer mappedBuffer() {
+        if (writable) {
+            return null;
+        }
+        lock.writeLock().lock();
+        try {
+            long length = Math.min(capacity, LENT_MAX);
+            if (closed || length == 0) {
+                return null;
+            }
+            if (lent == null || lent.capacity() != length) {
+                lent = channel.map(FileChannel.MapMode.READ_ONLY, 0, length);
+            }
+            return lent.asReadOnlyBuffer();
+        } catch (IOException e) {
+            throw Problems.io("map " + Math.min(capacity, LENT_MAX) + " bytes", path, 0, e);
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
     @Override
     public MemorySegment view() {
         lock.readLock().lock();
@@ -330,6 +371,7 @@ final class SegmentStorage implements StorageFile {
                 throughFile = null;
             }
             map(0);
+            lent = null;
             if (writable) {
                 Problems.setLength(channel, path, size);
             }

@@ -129,7 +129,8 @@ public interface StorageFile extends AutoCloseable {
      * releases, so it stays valid memory for as long as it is referenced, even after {@link #close()}.
      *
      * @return a new read-only buffer (position 0, limit = capacity, big-endian) over the mapping as the file was
-     *         opened or last grown, or null when this backend has no mapping of that kind
+     *         opened or last grown, or null when this backend has no mapping of that kind (the copying backends; the
+     *         FFM backend lends one to files opened read-only)
      */
     default ByteBuffer mappedBuffer() {
         return null;
