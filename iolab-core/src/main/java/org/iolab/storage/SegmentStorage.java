@@ -243,9 +243,15 @@ final class SegmentStorage implements StorageFile {
             return null;
         }
         lock.writeLock().lock();
+        long length = 0;
         try {
-            long length = Math.min(capacity, LENT_MAX);
-            if (closed || length == 0) {
+            if (closed) {
+                return null;
+            }
+            // no further than the file's end now: a writer may have cut the file's zero tail since this file was
+            // opened (a read-only channel cannot map past the end)
+            length = Math.min(Math.min(capacity, LENT_MAX), channel.size());
+            if (length <= 0) {
                 return null;
             }
             if (lent == null || lent.capacity() != length) {
@@ -253,7 +259,7 @@ final class SegmentStorage implements StorageFile {
             }
             return lent.asReadOnlyBuffer();
         } catch (IOException e) {
-            throw Problems.io("map " + Math.min(capacity, LENT_MAX) + " bytes", path, 0, e);
+            throw Problems.io("map " + length + " bytes", path, 0, e);
         } finally {
             lock.writeLock().unlock();
         }

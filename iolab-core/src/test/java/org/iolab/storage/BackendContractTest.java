@@ -327,6 +327,22 @@ class BackendContractTest {
         }
         assertNull(f.mappedBuffer(), "a closed file lends nothing");
         assertEquals(7, whole.get(100), "a buffer lent before the close stays readable");
+        // a writer cuts the file's tail after a reader opened it, before the reader asks for the buffer (a segment
+        // sealed and closed under a tailer): the buffer stops at the file's end
+        Path cut = dir.resolve("lend-cut");
+        try (StorageFile w = Backend.SEGMENT.open(cut, true)) {
+            w.write(0, patterned(0, 50_000, false));
+        }
+        try (StorageFile r = Backend.SEGMENT.open(cut, false)) {
+            try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(cut.toFile(), "rw")) {
+                raf.setLength(20_000);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            ByteBuffer lent = r.mappedBuffer();
+            assertEquals(20_000, lent.capacity());
+            assertEquals(patterned(0, 50_000, false).get(19_999), lent.get(19_999));
+        }
         for (Backend b : Backend.values()) {
             Path q = dir.resolve("lend-" + b.label());
             try (StorageFile other = b.open(q, true)) {
