@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -609,11 +610,25 @@ public final class Journal implements AutoCloseable {
     }
 
     static List<Path> listSegments(Path dir) {
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> Format.parseName(p) >= 0).sorted().toList();
-        } catch (IOException e) {
-            throw IolabException.io("list the journal directory", dir, e);
+        // File.list, one call (an open lists the folder; the stream of Files.list costs more on its first use)
+        String[] names = dir.toFile().list();
+        if (names == null) {
+            // not a folder, or one that cannot be read: Files.list says which
+            try (Stream<Path> s = Files.list(dir)) {
+                return s.filter(p -> Format.parseName(p) >= 0).sorted().toList();
+            } catch (IOException e) {
+                throw IolabException.io("list the journal directory", dir, e);
+            }
         }
+        Arrays.sort(names);
+        List<Path> out = new ArrayList<>();
+        for (String name : names) {
+            Path p = dir.resolve(name);
+            if (Format.parseName(p) >= 0) {
+                out.add(p);
+            }
+        }
+        return List.copyOf(out);
     }
 
     /**
@@ -626,7 +641,8 @@ public final class Journal implements AutoCloseable {
         options.preallocation().prepare(ref.path, ref.capacity);
         StorageFile f = opener.open(ref.path, true);
         try {
-            f.write(0, Format.header(ref.firstSeq, ref.capacity));
+            // through the descriptor: the caller takes no page fault on the new file's first page of the mapping
+            f.writeThrough(0, Format.header(ref.firstSeq, ref.capacity));
             if (durableNow) {
                 f.force(true);
             }
