@@ -1,6 +1,5 @@
 package org.iolab.journal;
 
-import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -8,7 +7,8 @@ import java.util.zip.CRC32C;
 import org.iolab.storage.StorageFile;
 
 /**
- * Walks the records of one segment, reading through a bounded buffer. A length field is trusted only after
+ * Walks the records of one segment, in place from the backend's lent mapping ({@link StorageFile#mappedBuffer()})
+ * where it has one, else through a bounded buffer. A length field is trusted only after
  * it has been checked against the bytes that may be read, so a corrupt length can neither allocate more than
  * a segment nor read out of bounds.
  */
@@ -16,12 +16,6 @@ final class SegmentCursor implements AutoCloseable {
     enum Status { RECORD, END, BAD }
 
     private static final int CHUNK = 256 * 1024;
-    /**
-     * Records at least this long are checked and handed out straight from the file's mapping when the backend
-     * maps (no copy); shorter ones are read through the buffer, where a CRC does not pay the mapping's
-     * per-call arena acquire and release.
-     */
-    private static final int ZERO_COPY_MIN = 4096;
 
     private final StorageOpener opener;
     private final Path path;
@@ -37,14 +31,12 @@ final class SegmentCursor implements AutoCloseable {
      * every record of a run, no allocation per record.
      */
     private ByteBuffer visitView;
-    /** The file's mapping (little-endian), when the backend maps and it is under 2 GiB; else null. */
-    private ByteBuffer mapped;
-    private ByteBuffer mappedCrc;
     /**
-     * The file's first window as a read-only, little-endian buffer over a mapping the garbage collector releases
+     * The file's first bytes as a read-only, little-endian buffer over a mapping the garbage collector releases
      * ({@link StorageFile#mappedBuffer()}), when the backend has one: records inside it are checked and handed out
      * in place whatever their size, as no access to it pays an arena's acquire and release. Its position and limit
-     * never change; {@link #plainCrc} and {@link #plainVisit} are its movable views. Null otherwise.
+     * never change; {@link #plainCrc} and {@link #plainVisit} are its movable views. Null otherwise: records are
+     * then read through {@link #buf}.
      */
     private ByteBuffer plain;
     private ByteBuffer plainCrc;
@@ -75,23 +67,10 @@ final class SegmentCursor implements AutoCloseable {
     }
 
     private void attachView() {
-        mapped = null;
-        mappedCrc = null;
-        plain = null;
-        plainCrc = null;
-        plainVisit = null;
-        ByteBuffer direct = file.mappedBuffer();
-        if (direct != null) {
-            plain = direct.order(ByteOrder.LITTLE_ENDIAN);
-            plainCrc = plain.duplicate();
-            plainVisit = plain.duplicate();
-            return;
-        }
-        MemorySegment view = file.view();
-        if (view != null && view.byteSize() <= Integer.MAX_VALUE) {
-            mapped = view.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
-            mappedCrc = mapped.duplicate();
-        }
+        ByteBuffer lent = file.mappedBuffer();
+        plain = lent == null ? null : lent.order(ByteOrder.LITTLE_ENDIAN);
+        plainCrc = lent == null ? null : plain.duplicate();
+        plainVisit = lent == null ? null : plain.duplicate();
     }
 
     private void setBuffer(ByteBuffer b) {
@@ -153,43 +132,14 @@ final class SegmentCursor implements AutoCloseable {
             return Status.END;
         }
         ByteBuffer pl = plain;
-        if (pl != null && pos + Format.FRAME_HEADER <= pl.capacity()) {
-            int length = pl.getInt((int) pos);
-            Status wrong = checkLength(length, lim, limit, exact);
-            if (wrong != null) {
-                return wrong;
-            }
-            if (pos + length <= pl.capacity()) {
-                return checked(pl, plainCrc, pl, (int) pos, length);
-            }
-            fill(pos, length, lim);
-            return checked(buf, crcView, readOnly, (int) (pos - bufStart), length);
-        }
-        ByteBuffer m = mapped;
-        boolean inView = m != null && pos + Format.FRAME_HEADER <= m.capacity();
+        boolean inPlain = pl != null && pos + Format.FRAME_HEADER <= pl.capacity();
         int length;
-        if (pos >= bufStart && pos + Format.FRAME_HEADER <= bufStart + bufLen) {
-            // small records: the header is already in the buffer (a read through the mapping's view costs more)
-            length = buf.getInt((int) (pos - bufStart));
-        } else if (inView) {
-            length = m.getInt((int) pos);
+        if (inPlain) {
+            length = pl.getInt((int) pos);
         } else {
             fill(pos, Format.FRAME_HEADER, lim);
             length = buf.getInt((int) (pos - bufStart));
         }
-        Status wrong = checkLength(length, lim, limit, exact);
-        if (wrong != null) {
-            return wrong;
-        }
-        if (inView && length >= ZERO_COPY_MIN && pos + length <= m.capacity()) {
-            return checked(m, mappedCrc, m, (int) pos, length); // the view is read-only already
-        }
-        fill(pos, length, lim);
-        return checked(buf, crcView, readOnly, (int) (pos - bufStart), length);
-    }
-
-    /** @return END or BAD when {@code length}, read at {@link #position()}, cannot start a record there; else null */
-    private Status checkLength(int length, long lim, long limit, boolean exact) {
         if (length == 0) {
             return exact ? bad("zero length before the end of written data at " + limit) : Status.END;
         }
@@ -197,16 +147,19 @@ final class SegmentCursor implements AutoCloseable {
             return bad("record length " + Integer.toUnsignedString(length) + " is out of range (at least "
                     + Format.FRAME_HEADER + ", at most the " + (lim - pos) + " bytes left in the segment)");
         }
-        return null;
+        if (inPlain && pos + length <= pl.capacity()) {
+            return checked(pl, plainCrc, pl, (int) pos, length); // the lent buffer is read-only already
+        }
+        fill(pos, length, lim);
+        return checked(buf, crcView, readOnly, (int) (pos - bufStart), length);
     }
 
     /**
      * Hands {@code visitor} the records from {@link #position()} on while each lies wholly in the {@linkplain #plain
-     * plain mapping} (any size) or, without one, in the read buffer (shorter than {@link #ZERO_COPY_MIN}), before
-     * {@code limit}, with a good CRC and the sequence {@code expected}, then the
-     * next one: the loop of a replay, with the checks of {@link #next} and none of its per-record set-up. It stops
-     * at the first record that is not so (left for {@link #next}, which reads it or reports what is wrong), or when
-     * the visitor says stop; {@link #position()}, {@link #sequence()} and {@link #payload()} then describe the last
+     * lent buffer} or, without one, in the read buffer, before {@code limit}, with a good CRC and the sequence
+     * {@code expected}, then the next one: the loop of a replay, with the checks of {@link #next} and none of its
+     * per-record set-up. It stops at the first record that is not so (left for {@link #next}, which reads it or
+     * reports what is wrong), or when the visitor says stop; {@link #position()}, {@link #sequence()} and {@link #payload()} then describe the last
      * record handed out.
      *
      * @return the number of records handed out, negative ({@code -1 - n}) when the visitor said stop after {@code n}
@@ -218,7 +171,6 @@ final class SegmentCursor implements AutoCloseable {
         ByteBuffer v;
         ByteBuffer view;
         long start;
-        int maxLength;
         ByteBuffer pl = plain;
         if (pl != null && pos + Format.FRAME_HEADER <= pl.capacity()) {
             b = pl;
@@ -226,14 +178,12 @@ final class SegmentCursor implements AutoCloseable {
             view = plainVisit;
             start = 0;
             end = Math.min(end, pl.capacity());
-            maxLength = Integer.MAX_VALUE;
         } else {
             b = buf;
             v = crcView;
             view = visitView;
             start = bufStart;
             end = Math.min(end, bufStart + bufLen);
-            maxLength = ZERO_COPY_MIN - 1;
         }
         long n = 0;
         long p = pos;
@@ -241,7 +191,7 @@ final class SegmentCursor implements AutoCloseable {
         while (p >= start && p + Format.FRAME_HEADER <= end) {
             int at = (int) (p - start);
             int length = b.getInt(at);
-            if (length < Format.FRAME_HEADER || length > maxLength || length > end - p) {
+            if (length < Format.FRAME_HEADER || length > end - p) {
                 break;
             }
             long seq = b.getLong(at + 8);

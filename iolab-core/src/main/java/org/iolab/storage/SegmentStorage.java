@@ -27,12 +27,12 @@ import org.iolab.os.WriteBehind;
  * make the copy fail or, worse, touch unmapped memory).
  *
  * <p><b>Readers' second mapping.</b> A file opened read-only lends, on request, a {@link MappedByteBuffer} over its
- * first GiB ({@link #mappedBuffer()}), which a journal replay checks records in place from; the garbage collector
+ * first 2 GiB ({@link #mappedBuffer()}), which a journal replay checks records in place from; the garbage collector
  * unmaps it, not {@link #close()}.
  */
 final class SegmentStorage implements StorageFile {
-    /** The most a lent buffer maps: 1 GiB, as a {@link MappedStorage} window. */
-    private static final long LENT_MAX = 1L << MappedStorage.DEFAULT_WINDOW_SHIFT;
+    /** The most a lent buffer maps: what a {@code ByteBuffer} can address. */
+    private static final long LENT_MAX = Integer.MAX_VALUE;
     private final Path path;
     private final WriteBehind behind;
     private final boolean writable;
@@ -231,7 +231,7 @@ final class SegmentStorage implements StorageFile {
     }
 
     /**
-     * For a file opened read-only: a {@link MappedByteBuffer} over its first bytes (up to 1 GiB), mapped once on
+     * For a file opened read-only: a {@link MappedByteBuffer} over its first bytes (up to 2 GiB), mapped once on
      * first request beside the shared-arena mapping. Checking a record through a view of the shared mapping costs an
      * acquire and a release of the arena per access; this mapping has no arena (the garbage collector unmaps it
      * once the buffers are unreachable), so a journal replay checks and hands out records in place from it. Null for
@@ -265,18 +265,6 @@ final class SegmentStorage implements StorageFile {
         }
     }
 
-    @Override
-    public MemorySegment view() {
-        lock.readLock().lock();
-        try {
-            if (closed) {
-                throw Problems.closed(path);
-            }
-            return segment == null ? null : segment.asReadOnly();
-        } finally {
-            lock.readLock().unlock();
-        }
-    }
 
     @Override
     public void written(long end) {

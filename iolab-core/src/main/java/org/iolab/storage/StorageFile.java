@@ -113,19 +113,10 @@ public interface StorageFile extends AutoCloseable {
     default void written(long end) {
     }
 
-    /**
-     * For readers that want to avoid a copy: the file's bytes as read-only mapped memory, valid until this
-     * object is closed (or grows the file by a write).
-     *
-     * @return the mapping of the file as it was opened or last grown, or null when this backend does not map
-     */
-    default MemorySegment view() {
-        return null;
-    }
 
     /**
-     * For readers of small records that want neither a copy per read nor an arena's cost per access: the file's
-     * first bytes (up to the backend's window) as a read-only buffer over a mapping that the garbage collector
+     * For readers that want neither a copy per read nor an arena's cost per access: the file's first bytes (up
+     * to the backend's window, at most 2 GiB) as a read-only buffer over a mapping that the garbage collector
      * releases, so it stays valid memory for as long as it is referenced, even after {@link #close()}.
      *
      * @return a new read-only buffer (position 0, limit = capacity, big-endian) over the mapping as the file was
