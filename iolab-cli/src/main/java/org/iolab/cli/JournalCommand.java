@@ -127,7 +127,8 @@ public final class JournalCommand implements Runnable {
             if (Files.exists(dir) && !Files.isDirectory(dir)) {
                 throw new IolabException("journal directory " + dir + " is a file");
             }
-            OutputStream out = new BufferedOutputStream(System.out, 1 << 16);
+            // acknowledgments: whole lines only, so a kill never leaves part of one
+            OutputStream out = new LineOut(System.out);
             try (Journal journal = Journal.open(dir, options);
                     InputStream in = new BufferedInputStream(System.in, 1 << 16)) {
                 if (options.durability() == Durability.BATCH) {

@@ -115,7 +115,8 @@ public final class StoreCommand implements Runnable {
             if (Files.isDirectory(file)) {
                 throw new IolabException("store file " + file + " is a directory: give a file name");
             }
-            OutputStream out = new BufferedOutputStream(System.out, 1 << 16);
+            // acknowledgments: whole lines only, so a kill never leaves part of one
+            OutputStream out = new LineOut(System.out);
             long lineNo = 0;
             try (Store store = open(file, backend, level);
                     InputStream in = new BufferedInputStream(System.in, 1 << 16)) {
