@@ -208,6 +208,13 @@ public final class Journal implements AutoCloseable {
     /** Faults in the active segment's pages ahead of the appender, or null; replaced under syncLock. */
     private Prefaulter prefaulter;
     /**
+     * Held by a sync while it releases and writes the pages up to the tip, by a write-behind (if free) while it starts
+     * one, and by the prefaulter around each step of populating the pages near the tip again after a sync (it reads
+     * the tip under it): so it never dirties again a page behind where the next sync starts or one a write-behind
+     * cleaned ({@link Prefaulter#guardedBy}).
+     */
+    private final ReentrantLock prefaultGuard = new ReentrantLock();
+    /**
      * At NONE, the offset in the active segment up to which {@link StorageFile#writeBehind} was asked for (or which
      * frames stored through the mapping passed); guarded by writeLock.
      */
@@ -843,10 +850,16 @@ public final class Journal implements AutoCloseable {
     private void writeBehind(long end, boolean through) {
         if (!through) {
             behindFrom = end;
-        } else if (end - behindFrom >= 2 * WRITE_BEHIND_STEP) {
-            long upTo = (end - WRITE_BEHIND_STEP) & -Prefaulter.PAGE;
-            active.writeBehind(behindFrom, upTo - behindFrom);
-            behindFrom = upTo;
+        } else if (end - behindFrom >= 2 * WRITE_BEHIND_STEP && prefaultGuard.tryLock()) {
+            // not while the prefaulter populates pages again after a sync (it may have read an older tip): it could
+            // dirty again pages this cleans; never waiting for it either, the next frame tries again
+            try {
+                long upTo = (end - WRITE_BEHIND_STEP) & -Prefaulter.PAGE;
+                active.writeBehind(behindFrom, upTo - behindFrom);
+                behindFrom = upTo;
+            } finally {
+                prefaultGuard.unlock();
+            }
         }
     }
 
@@ -994,7 +1007,8 @@ public final class Journal implements AutoCloseable {
                             Tip t = tip;
                             return t != null && t.segment() == seg ? t.end() : Format.HEADER_SIZE;
                         // the appender never wakes it: it keeps polling at the busy pace, ready for a burst
-                        }, PREFAULT_AHEAD, "iolab-journal-prefault " + dir, forReading, Prefaulter.BUSY_PARK);
+                        }, PREFAULT_AHEAD, "iolab-journal-prefault " + dir, forReading, Prefaulter.BUSY_PARK)
+                        .guardedBy(prefaultGuard);
             }
         }
     }
@@ -1042,9 +1056,20 @@ public final class Journal implements AutoCloseable {
                 active.written(t.end());
                 long from = syncedTo;
                 long upTo = t.end() & -Prefaulter.PAGE;
-                releaseWritten(from, upTo);
-                active.forceRange(from, t.end() - from);
+                prefaultGuard.lock();
+                try {
+                    releaseWritten(from, upTo);
+                    active.forceRange(from, t.end() - from);
+                } finally {
+                    prefaultGuard.unlock();
+                }
                 syncedTo = upTo;
+                Prefaulter p = prefaulter;
+                if (p != null) {
+                    // the tip's page, written back and write-protected, and any page ahead another process's sync
+                    // or the kernel's write-back cleaned: writable again before the appender stores into it
+                    p.synced();
+                }
             }
             syncedBytes = bytes;
             advanceDurable(t.nextSeq() - 1);
