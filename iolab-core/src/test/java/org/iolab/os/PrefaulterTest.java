@@ -26,23 +26,25 @@ class PrefaulterTest {
     @Test
     void afterTheOwnersSyncThePagesNearItsPositionAreWritableAgain() throws Exception {
         Path file = dir.resolve("ahead");
-        AtomicLong position = new AtomicLong(0);
+        long at = 3 * PAGE + 8; // the owner writes in the fourth page; it does not move (no idle-spell rule)
+        AtomicLong position = new AtomicLong(at);
         ReentrantLock guard = new ReentrantLock();
         try (FileChannel ch = create(file); Arena arena = Arena.ofShared()) {
             MemorySegment m = ch.map(FileChannel.MapMode.READ_WRITE, 0, SIZE, arena);
             Prefaulter p = Prefaulter.start(m, 0, position::get, AHEAD, "test-prefault", false,
                     Prefaulter.BUSY_PARK).guardedBy(guard);
             try {
-                assertEquals(AHEAD / PAGE, awaitDirty(file, 0, AHEAD, AHEAD / PAGE), "populated ahead");
-                position.set(3 * PAGE + 8); // the owner wrote on, into the fourth page
-                long step = 64 << 10;
-                assertEquals(step / PAGE, awaitDirty(file, AHEAD, step, step / PAGE), "the prefaulter kept ahead");
-                sync(file, 2 * AHEAD, m, guard);
+                // it populates 1 MiB per call, from the owner's page: up to 2 MiB past it
+                long end = 3 * PAGE + 2 * AHEAD;
+                assertEquals(AHEAD / PAGE, awaitDirty(file, end - AHEAD, AHEAD, AHEAD / PAGE), "populated ahead");
+                sync(file, SIZE, m, guard);
                 p.synced();
-                long near = (AHEAD - 3 * PAGE) / PAGE;
-                assertEquals(near, awaitDirty(file, 3 * PAGE, AHEAD - 3 * PAGE, near),
+                long near = Prefaulter.NEAR / PAGE;
+                assertEquals(near, awaitDirty(file, 3 * PAGE, Prefaulter.NEAR, near),
                         "the pages from the owner's on are writable again, its next stores do not fault");
                 assertEquals(0, DirtyPages.count(file, 0, 3 * PAGE), "pages it has passed stay clean");
+                assertEquals(0, DirtyPages.count(file, 3 * PAGE + Prefaulter.NEAR, SIZE - 3 * PAGE - Prefaulter.NEAR),
+                        "and those further on");
             } finally {
                 p.stop();
             }
