@@ -134,10 +134,10 @@ final class StorePlan {
                                 ALWAYS_RECORDS)), 2, 5);
             }
             // ten warm-up passes: the JIT-compiled engines reach their steady pace only after several (iolab's put
-            // at NONE, 12 passes after 2 warm-ups: 31, 29, 28, 28, 26, 26, 26, 23, 26, 26, 27, 25 ms; Chronicle Map's fell
-            // from 59 to 41 over three; LMDB, native, ran 32 then 27-28 throughout). Five were not always enough:
-            // iolab's put at BATCH after 3 warm-ups ran 114, 92, 71, 51, 48, 48, 36, 38, 39 ms, and a run with five
-            // measured iolab's put at NONE at 36 ms where 12 passes after 10 warm-ups give 17-21 ms
+            // at NONE, 12 passes after 2 warm-ups: 31, 29, 28, 28, 26, 26, 26, 23, 26, 26, 27, 25 ms; Chronicle
+            // Map's fell from 59 to 41 over three; LMDB, native, ran 32 then 27-28 throughout). Five were not always
+            // enough: iolab's put at BATCH after 3 warm-ups ran 114, 92, 71, 51, 48, 48, 36, 38, 39 ms, and a run with
+            // five measured iolab's put at NONE at 36 ms where 12 passes after 10 warm-ups give 17-21 ms
             default -> new Study(List.of(new Block(defaultEngines(), none, phases, BRUNO_RECORDS, ALWAYS_RECORDS),
                     new Block(synced, List.of(Durability.BATCH, Durability.ALWAYS), phases, BRUNO_RECORDS,
                             ALWAYS_RECORDS)), 10, 3);

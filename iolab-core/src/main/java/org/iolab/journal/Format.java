@@ -29,7 +29,8 @@ final class Format {
 
     /** @return the name of the segment whose first sequence is {@code firstSeq}: 20 digits, zero-padded, and ".seg" */
     static String fileName(long firstSeq) {
-        // sequences are never negative; not String.format: an open names its first segment, and the formatter's first use costs about 100 µs
+        // sequences are never negative; not String.format: an open names its first segment, and the formatter's
+        // first use costs about 100 µs
         String digits = Long.toString(firstSeq);
         return "0".repeat(20 - digits.length()) + digits + SUFFIX;
     }

@@ -159,8 +159,8 @@ final class SegmentCursor implements AutoCloseable {
      * lent buffer} or, without one, in the read buffer, before {@code limit}, with a good CRC and the sequence
      * {@code expected}, then the next one: the loop of a replay, with the checks of {@link #next} and none of its
      * per-record set-up. It stops at the first record that is not so (left for {@link #next}, which reads it or
-     * reports what is wrong), or when the visitor says stop; {@link #position()}, {@link #sequence()} and {@link #payload()} then describe the last
-     * record handed out.
+     * reports what is wrong), or when the visitor says stop; {@link #position()}, {@link #sequence()} and
+     * {@link #payload()} then describe the last record handed out.
      *
      * @return the number of records handed out, negative ({@code -1 - n}) when the visitor said stop after {@code n}
      *         of them ({@code n >= 1})

@@ -265,7 +265,6 @@ final class SegmentStorage implements StorageFile {
         }
     }
 
-
     @Override
     public void written(long end) {
         if (end > capacity) {

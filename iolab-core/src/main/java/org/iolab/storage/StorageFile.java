@@ -113,7 +113,6 @@ public interface StorageFile extends AutoCloseable {
     default void written(long end) {
     }
 
-
     /**
      * For readers that want neither a copy per read nor an arena's cost per access: the file's first bytes (up
      * to the backend's window, at most 2 GiB) as a read-only buffer over a mapping that the garbage collector

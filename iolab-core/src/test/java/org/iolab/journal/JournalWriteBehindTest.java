@@ -22,8 +22,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * At NONE, large frames go through the file descriptor and are handed to the kernel's write-back behind the
- * appender; from the first of them on, the segment's prefaulter populates pages for reading only. A sync drops the appender's mapped pages below
- * the tip.
+ * appender; from the first of them on, the segment's prefaulter populates pages for reading only. A sync drops the
+ * appender's mapped pages below the tip.
  */
 class JournalWriteBehindTest {
     private static final int KIB = 1024;
