@@ -40,6 +40,7 @@ final class IndexFile {
     record Loaded(KeyIndex index, long[] holes, long liveBytes, long storedBytes) {
         /** Adds the holes to {@code free}. */
         void addHoles(FreeSpace free) {
+            free.expect(holes.length / 2);
             for (int i = 0; i < holes.length; i += 2) {
                 free.add(holes[i], (int) holes[i + 1]);
             }
