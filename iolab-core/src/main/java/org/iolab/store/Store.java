@@ -162,6 +162,13 @@ public final class Store implements AutoCloseable {
     private final CRC32C wcrc = new CRC32C();
     private final int[] holeLength = new int[1];
     private final FreeSpace free = new FreeSpace();
+    /**
+     * A put that finds no hole syncs the redo log, to turn the frees waiting for it into holes, only once they hold
+     * at least this much and a 32nd of the data; below that it appends, and the group commit drains them. Every
+     * update leaves such a free: syncing whenever one waited made BATCH updates cost a sync each (632 µs, against
+     * 253 µs at ALWAYS). So the file grows by at most about a 32nd, or 64 KiB, before the space is reused.
+     */
+    private static final long REUSE_SYNC_MIN = 64 << 10;
     private final ArrayDeque<long[]> pending = new ArrayDeque<>();
     private final HashSet<Long> pendingSet = new HashSet<>();
     /** Problems found and dropped while repairing; null: damage throws. */
@@ -1158,7 +1165,7 @@ public final class Store implements AutoCloseable {
         drainDurable(durableSequence());
         int need = Slots.needed(k, v);
         long off = free.take(need, holeLength);
-        if (off < 0 && !pending.isEmpty()) {
+        if (off < 0 && pendingBytes >= Math.max(need, Math.max(REUSE_SYNC_MIN, (dataEnd - Slots.DATA_START) >>> 5))) {
             log.journal().sync();
             drainDurable(durableSequence());
             off = free.take(need, holeLength);
