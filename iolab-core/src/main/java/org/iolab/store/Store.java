@@ -103,7 +103,8 @@ import org.iolab.storage.StorageFile;
  *       operation holding its slot bytes, offsets and the slot it frees; then the data file is written (page
  *       cache, never synced between checkpoints). A freed slot (old copy of an updated key, deleted record) is
  *       reused, and marked free on disk, only once its operation is durable in the redo log; a put that finds no
- *       hole while frees wait syncs the log first. Every operation with a sequence at or below
+ *       hole while frees of at least 64 KiB and a 32nd of the data wait syncs the log first (below that it
+ *       appends, so the data grows by at most that much before the group commit lets the space be reused). Every operation with a sequence at or below
  *       {@link #durableSequence()} survives an OS crash and a power loss (if the device honours flushes).</li>
  * </ul>
  * A checkpoint (on close, {@link #sync()} at NONE, when the redo log passes {@link StoreOptions#redoLimit()}, after
