@@ -44,6 +44,8 @@ final class SegmentCursor implements AutoCloseable {
     private long bufStart;
     private int bufLen;
     private final CRC32C crc = new CRC32C();
+    /** 4 bytes for {@link #lengthSetAt}, made on first use. */
+    private ByteBuffer word;
 
     private long pos;
     private long knownSize = -1;
@@ -247,6 +249,38 @@ final class SegmentCursor implements AutoCloseable {
     private Status bad(String what) {
         problem = what;
         return Status.BAD;
+    }
+
+    /**
+     * Moves to {@code p} and forgets what was read and the file's size, so that records another process wrote since
+     * are read afresh (a read-only journal's {@link Journal#refresh()} keeps one cursor on its tip's segment).
+     */
+    void rewind(long p) {
+        pos = p;
+        bufStart = 0;
+        bufLen = 0;
+        knownSize = -1;
+    }
+
+    /**
+     * @return whether the length word at {@code p} is set, so that a record may start there: false when it is zero
+     *         or past the file's end (what a poll finds while nothing new was written); reads 4 bytes, not a chunk
+     */
+    boolean lengthSetAt(long p) {
+        ByteBuffer pl = plain;
+        if (pl != null && p + 4 <= pl.capacity()) {
+            return pl.getInt((int) p) != 0;
+        }
+        if (p + 4 > Math.min(capacity, file.size())) {
+            return false;
+        }
+        ByteBuffer w = word;
+        if (w == null) {
+            w = ByteBuffer.allocate(4);
+            word = w;
+        }
+        file.read(p, w.clear());
+        return w.getInt(0) != 0;
     }
 
     /** Makes {@code [p, p + n)} available in the buffer; {@code p + n <= lim}. */

@@ -57,6 +57,39 @@ class JournalReadOnlyTest {
         assertTrue(Files.exists(tmp.resolve("journal.lock")));
     }
 
+    /** @return how many of this process's mappings are of a file whose name ends with {@code suffix} */
+    private static long mappingsOf(String suffix) throws java.io.IOException {
+        try (java.util.stream.Stream<String> lines = Files.lines(Path.of("/proc/self/maps"))) {
+            return lines.filter(l -> l.endsWith(suffix)).count();
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void pollingAReadOnlyJournalKeepsOneCursorOnItsTip(Backend backend) throws Exception {
+        // each refresh opened a cursor of its own: a file, a mapping the garbage collector releases and a 256 KiB
+        // buffer, 260 µs a poll, and thousands of mappings of the segment piled up between collections
+        JournalOptions o = JournalOptions.defaults().withBackend(backend).withDurability(Durability.NONE);
+        try (Journal writer = Journal.open(tmp, o); Journal ro = Journal.openReadOnly(tmp, o)) {
+            writer.append(new byte[10]);
+            String segment = Format.fileName(0);
+            long before = mappingsOf(segment);
+            for (int i = 0; i < 2000; i++) {
+                assertEquals(1 + i / 2, ro.nextSequence());
+                if (i % 2 == 1) {
+                    writer.append(new byte[10 + i % 50]);
+                }
+            }
+            long after = mappingsOf(segment);
+            assertTrue(after <= before + 2, "mappings of " + segment + ": " + before + " before 2,000 polls, "
+                    + after + " after");
+            long[] count = {0};
+            ro.read(0, (seq, payload) -> payload.remaining() == (seq == 0 ? 10 : 10 + (2 * (int) seq - 1) % 50)
+                    && count[0]++ >= 0);
+            assertEquals(1001, count[0]);
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Backend.class)
     @org.junit.jupiter.api.Timeout(value = 30, threadMode = org.junit.jupiter.api.Timeout.ThreadMode.SEPARATE_THREAD)
