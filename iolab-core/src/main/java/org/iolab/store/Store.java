@@ -329,6 +329,12 @@ public final class Store implements AutoCloseable {
                 return;
             }
             if (repairs == null) {
+                if (!hasMagic(data)) {
+                    throw new StoreCorruptedException(file, 0, "neither header copy (offsets 0 and 512) begins with"
+                            + " the store's magic: this is not an iolab store, or its header page was overwritten",
+                            "the file is unchanged; give the path of a store, or a new path to create one (if it is"
+                            + " a damaged store, 'iolab store verify " + file + "' shows what is left)");
+                }
                 throw new StoreCorruptedException(file, 0, "neither header copy (offsets 0 and 512) is valid");
             }
             repairs.add(new StoreReport.Problem(file, 0, "neither header copy is valid; a new header was written",
@@ -443,18 +449,51 @@ public final class Store implements AutoCloseable {
         if (Files.exists(IndexFile.of(file)) || hasSegments(wal)) {
             return false;
         }
+        // a creation writes the header page's zeros, then the header, and syncs both before the first slot: all an
+        // interrupted one leaves is zeros, and header copies that begin with the magic (torn). Anything else is
+        // not a store of ours, and recreating it would wipe someone's file (a short one was taken for blank)
         long size = f.size();
-        if (size < Slots.DATA_START + Slots.HEADER) {
-            return true;
-        }
-        ByteBuffer b = ByteBuffer.allocate(Slots.HEADER);
-        f.read(Slots.DATA_START, b);
-        for (int i = 0; i < Slots.HEADER; i++) {
-            if (b.get(i) != 0) {
-                return false;
+        ByteBuffer b = ByteBuffer.allocate((int) Math.min(Math.max(size, 8), 1 << 20)).order(ByteOrder.LITTLE_ENDIAN);
+        for (long at = 0; at < size; at += b.capacity()) {
+            int n = (int) Math.min(b.capacity(), size - at);
+            b.clear().limit(n);
+            f.read(at, b);
+            for (int i = 0; i < n; i++) {
+                if (i + 8 <= n && (at + i) % 8 == 0 && b.getLong(i) == 0) {
+                    i += 7;
+                    continue;
+                }
+                if (b.get(i) != 0 && !inTornHeader(b, at, at + i)) {
+                    return false;
+                }
             }
         }
         return true;
+    }
+
+    /** @return whether either header copy of {@code f} begins with the store's magic */
+    private static boolean hasMagic(StorageFile f) {
+        ByteBuffer b = ByteBuffer.allocate(Header.COPY_B + 8).order(ByteOrder.LITTLE_ENDIAN);
+        if (f.size() < b.capacity()) {
+            b.limit((int) f.size());
+        }
+        f.read(0, b);
+        return b.limit() >= 8 && b.getLong(Header.COPY_A) == Header.MAGIC
+                || b.limit() >= Header.COPY_B + 8 && b.getLong(Header.COPY_B) == Header.MAGIC;
+    }
+
+    /**
+     * @param b the bytes read from {@code bufferAt} on
+     * @param p an offset of the file
+     * @return whether {@code p} lies in a header copy whose first 8 bytes are the magic (first read with the copy)
+     */
+    private static boolean inTornHeader(ByteBuffer b, long bufferAt, long p) {
+        for (int copy : new int[] {Header.COPY_A, Header.COPY_B}) {
+            if (p >= copy && p < copy + Header.SIZE) {
+                return bufferAt == 0 && b.limit() >= copy + 8 && b.getLong(copy) == Header.MAGIC;
+            }
+        }
+        return false;
     }
 
     private void create() {

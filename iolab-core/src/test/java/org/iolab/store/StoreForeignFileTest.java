@@ -1,0 +1,76 @@
+package org.iolab.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Opening a file that is not a store refuses it and leaves it as it was. A file shorter than a header page and a
+ * slot, or with zeros where the first slot goes, was taken for an interrupted creation and recreated as an empty
+ * store, so {@code iolab store get /etc/passwd x} wiped the file (found by a review of the CLI's bad input).
+ */
+class StoreForeignFileTest {
+    @TempDir
+    Path tmp;
+
+    private void refusedAndUnchanged(String name, byte[] content) throws IOException {
+        Path file = tmp.resolve(name);
+        Files.write(file, content);
+        StoreCorruptedException e = assertThrows(StoreCorruptedException.class,
+                () -> Store.open(file, StoreOptions.defaults()).close(), name);
+        assertTrue(e.getMessage().contains("not an iolab store"), e.getMessage());
+        assertTrue(e.getMessage().contains("the file is unchanged"), e.getMessage());
+        assertArrayEquals(content, Files.readAllBytes(file), name + " was changed");
+        assertFalse(Files.exists(IndexFile.of(file)), name + ": a checkpoint was written");
+        assertFalse(Store.verify(file).ok(), name + ": verify called it a store");
+        assertArrayEquals(content, Files.readAllBytes(file), name + " was changed by verify");
+    }
+
+    @Test
+    void filesThatAreNotStoresAreRefusedAndLeftAsTheyWere() throws IOException {
+        refusedAndUnchanged("passwd", "root:x:0:0:root:/root:/bin/bash\n".getBytes(StandardCharsets.US_ASCII));
+        refusedAndUnchanged("one-byte", new byte[] {1});
+        byte[] text = new byte[64 * 1024];
+        for (int i = 0; i < text.length; i++) {
+            text[i] = (byte) ('a' + i % 26);
+        }
+        refusedAndUnchanged("text", text);
+        // zeros over the header page and where the first slot goes, data after it
+        byte[] late = new byte[6000];
+        late[5000] = 42;
+        refusedAndUnchanged("late", late);
+    }
+
+    @Test
+    void zerosAndATornHeaderAreAnInterruptedCreation() throws IOException {
+        Path zeros = tmp.resolve("zeros");
+        Files.write(zeros, new byte[8192]);
+        try (Store s = Store.open(zeros, StoreOptions.defaults())) {
+            assertEquals(0, s.size());
+            s.put("k".getBytes(StandardCharsets.US_ASCII), new byte[3]);
+        }
+        Path torn = tmp.resolve("torn");
+        ByteBuffer page = ByteBuffer.allocate(Header.PAGE).order(ByteOrder.LITTLE_ENDIAN);
+        page.putLong(Header.COPY_A, Header.MAGIC).putInt(Header.COPY_A + 8, 12345).putLong(Header.COPY_A + 20, -1);
+        Files.write(torn, page.array());
+        try (Store s = Store.open(torn, StoreOptions.defaults())) {
+            assertEquals(0, s.size());
+        }
+        // the same bytes past the header copy are not a torn header
+        page.put(Header.COPY_A + Header.SIZE + 1, (byte) 7);
+        Path notTorn = tmp.resolve("not-torn");
+        Files.write(notTorn, page.array());
+        assertThrows(StoreCorruptedException.class, () -> Store.open(notTorn, StoreOptions.defaults()).close());
+    }
+}
