@@ -337,6 +337,13 @@ public final class Store implements AutoCloseable {
                 }
                 throw new StoreCorruptedException(file, 0, "neither header copy (offsets 0 and 512) is valid");
             }
+            if (!hasMagic(data) && foreignHeaderPage(data)) {
+                // a store's header page is zeros around its two copies: text or other data there is another file,
+                // which a new header and a scan would cut to nothing
+                throw new StoreCorruptedException(file, 0, "neither header copy (offsets 0 and 512) begins with the"
+                        + " store's magic and the header page holds other data: this is not an iolab store",
+                        "the file is unchanged; repair only a store");
+            }
             repairs.add(new StoreReport.Problem(file, 0, "neither header copy is valid; a new header was written",
                     false));
             // its data end is the file's: a run of zeros is damage to skip, not the end of the data
@@ -469,6 +476,19 @@ public final class Store implements AutoCloseable {
             }
         }
         return true;
+    }
+
+    /** @return whether {@code f}'s header page holds a non-zero byte outside its two header copies */
+    private static boolean foreignHeaderPage(StorageFile f) {
+        ByteBuffer b = ByteBuffer.allocate((int) Math.min(Header.PAGE, f.size()));
+        f.read(0, b);
+        for (int i = 0; i < b.limit(); i++) {
+            boolean inCopy = i < Header.COPY_A + Header.SIZE || i >= Header.COPY_B && i < Header.COPY_B + Header.SIZE;
+            if (!inCopy && b.get(i) != 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return whether either header copy of {@code f} begins with the store's magic */
