@@ -296,9 +296,19 @@ public final class StoreCommand implements Runnable {
         @Parameters(index = "0", paramLabel = "FILE", description = "the store file")
         Path file;
 
+        @Option(names = "--force", description = "repair a file that does not begin as a store (no header magic,"
+                + " data in its header page): it gets a new header and keeps only the records a scan finds")
+        boolean force;
+
         @Override
         public Integer call() {
-            StoreReport report = Store.repair(existing(file));
+            if (!Store.beginsAsStore(existing(file)) && !force) {
+                throw new IolabException("store file " + file + " does not begin as a store: neither header copy"
+                        + " (offsets 0 and 512) has the store's magic and its header page holds other data. It may be"
+                        + " another kind of file, which a repair would cut to its first 4096 bytes; the file is"
+                        + " unchanged. If it is a store whose header was overwritten, run again with --force");
+            }
+            StoreReport report = Store.repair(file);
             long dropped = report.problems().stream().filter(p -> !p.recoverable()).count();
             if (dropped == 0) {
                 System.out.println("nothing to repair: " + report.liveRecords() + " live records");

@@ -54,6 +54,28 @@ class StoreCliIT {
     }
 
     @Test
+    void aFileThatIsNotAStoreIsRefusedAndLeftAsItWas(@TempDir Path tmp) throws Exception {
+        // get, dump, stats and compact recreated a short file as an empty store, and repair cut a long one to 4 KiB
+        Path text = tmp.resolve("passwd");
+        byte[] content = "root:x:0:0:root:/root:/bin/bash\n".repeat(20).getBytes(StandardCharsets.US_ASCII);
+        Files.write(text, content);
+        for (List<String> args : List.of(List.of("get", text.toString(), "root"), List.of("dump", text.toString()),
+                List.of("stats", text.toString()), List.of("compact", text.toString()),
+                List.of("repair", text.toString()))) {
+            List<String> all = new ArrayList<>(List.of("store"));
+            all.addAll(args);
+            Run r = iolab("", all.toArray(String[]::new));
+            assertUserError(r, text.toString());
+            assertTrue(r.err().contains("the file is unchanged"), r.err());
+            assertEquals(new String(content, StandardCharsets.US_ASCII),
+                    Files.readString(text, StandardCharsets.US_ASCII), "store " + args.getFirst() + " changed it");
+        }
+        Run forced = iolab("", "store", "repair", text.toString(), "--force");
+        assertEquals(0, forced.exit(), forced.err());
+        assertTrue(forced.out().contains("kept 0 live records"), forced.out());
+    }
+
+    @Test
     void loadGetDumpDeleteAtEveryDurability(@TempDir Path tmp) throws Exception {
         for (String level : List.of("none", "batch", "always")) {
             Path file = tmp.resolve(level + ".store");

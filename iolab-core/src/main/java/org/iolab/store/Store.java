@@ -272,6 +272,32 @@ public final class Store implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether {@code file} begins as a store does: a header copy (offset 0 or 512) that begins with the store's magic,
+     * or a header page of zeros (a store that lost its first block). {@link #repair} rewrites the header of any file
+     * and keeps only the records its scan finds, which for a file of another kind is none; a tool can ask this
+     * first. Reads at most the first 4 KiB; takes no lock.
+     *
+     * @param file a file
+     * @return true when it begins as a store does
+     * @throws IolabException when it cannot be read
+     */
+    public static boolean beginsAsStore(Path file) {
+        try (StorageFile f = Backend.DEFAULT.open(file, false)) {
+            if (hasMagic(f)) {
+                return true;
+            }
+            ByteBuffer b = ByteBuffer.allocate((int) Math.min(Header.PAGE, f.size()));
+            f.read(0, b);
+            for (int i = 0; i < b.limit(); i++) {
+                if (b.get(i) != 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+    }
+
     static Path dataFileOf(Path lockFile) {
         String name = lockFile.getFileName().toString();
         return lockFile.resolveSibling(name.endsWith(".lock") ? name.substring(0, name.length() - 5) : name);
@@ -336,13 +362,6 @@ public final class Store implements AutoCloseable {
                             + " a damaged store, 'iolab store verify " + file + "' shows what is left)");
                 }
                 throw new StoreCorruptedException(file, 0, "neither header copy (offsets 0 and 512) is valid");
-            }
-            if (!hasMagic(data) && foreignHeaderPage(data)) {
-                // a store's header page is zeros around its two copies: text or other data there is another file,
-                // which a new header and a scan would cut to nothing
-                throw new StoreCorruptedException(file, 0, "neither header copy (offsets 0 and 512) begins with the"
-                        + " store's magic and the header page holds other data: this is not an iolab store",
-                        "the file is unchanged; repair only a store");
             }
             repairs.add(new StoreReport.Problem(file, 0, "neither header copy is valid; a new header was written",
                     false));
@@ -476,19 +495,6 @@ public final class Store implements AutoCloseable {
             }
         }
         return true;
-    }
-
-    /** @return whether {@code f}'s header page holds a non-zero byte outside its two header copies */
-    private static boolean foreignHeaderPage(StorageFile f) {
-        ByteBuffer b = ByteBuffer.allocate((int) Math.min(Header.PAGE, f.size()));
-        f.read(0, b);
-        for (int i = 0; i < b.limit(); i++) {
-            boolean inCopy = i < Header.COPY_A + Header.SIZE || i >= Header.COPY_B && i < Header.COPY_B + Header.SIZE;
-            if (!inCopy && b.get(i) != 0) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** @return whether either header copy of {@code f} begins with the store's magic */
