@@ -8,6 +8,11 @@ import org.iolab.Sizes;
 
 /** Disk space: preallocation through {@code fallocate(2)} and free-space checks. */
 public final class FileSpace {
+    private static final int ENOSPC = 28;
+    private static final int ENOSYS = 38;
+    private static final int EOPNOTSUPP = 95;
+    private static final int EDQUOT = 122;
+
     private FileSpace() {
     }
 
@@ -29,6 +34,45 @@ public final class FileSpace {
         } finally {
             Libc.close(fd, file);
         }
+    }
+
+    /**
+     * Allocates blocks for {@code [offset, offset + length)} of the existing {@code file} (growing it to the end of
+     * that range if it is shorter), so that stores through a mapping of the range cannot fault for want of space:
+     * in a sparse range they raise SIGBUS on a full disk, which the JVM turns into an {@code InternalError} ("a
+     * fault occurred in an unsafe memory access operation") thrown from whatever wrote.
+     *
+     * @param file the file
+     * @param offset where the range starts
+     * @param length its length (positive)
+     * @return true when allocated; false when the filesystem has no {@code fallocate}: the caller grows the file
+     *         sparse, as before
+     * @throws NoSpaceException when the device has no space for it (naming the file, the size and what is free)
+     * @throws IolabException when fallocate fails otherwise
+     */
+    public static boolean reserve(Path file, long offset, long length) {
+        int fd = Libc.open(file, Libc.O_WRONLY, 0);
+        int errno;
+        try {
+            errno = Libc.tryFallocate(fd, offset, length);
+        } finally {
+            Libc.close(fd, file);
+        }
+        if (errno == 0) {
+            return true;
+        }
+        if (errno == EOPNOTSUPP || errno == ENOSYS) {
+            return false;
+        }
+        if (errno == ENOSPC || errno == EDQUOT) {
+            Path dir = file.toAbsolutePath().getParent();
+            throw new NoSpaceException("no space left to grow " + file + " to " + Sizes.format(offset + length)
+                    + " (" + Sizes.format(usableSpace(dir)) + " free on its device" + (errno == EDQUOT
+                    ? ", or the disk quota is used up" : "") + "): free some space or move it to a larger disk;"
+                    + " nothing was written past its old end");
+        }
+        throw new IolabException("fallocate(" + file + ", " + offset + ", " + length + ") failed with errno "
+                + errno + ": check the file system");
     }
 
     /**

@@ -132,6 +132,17 @@ final class Libc {
         }
     }
 
+    /** @return 0 when {@code fallocate(fd, 0, offset, length)} succeeded, else its errno */
+    static int tryFallocate(int fd, long offset, long length) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(CAPTURE);
+            int rc = (int) FALLOCATE.invokeExact(state, fd, 0, offset, length);
+            return rc == 0 ? 0 : errno(state);
+        } catch (Throwable t) {
+            throw unexpected("fallocate", t);
+        }
+    }
+
     static void fadviseDontNeed(int fd, Path path) {
         int rc;
         try {

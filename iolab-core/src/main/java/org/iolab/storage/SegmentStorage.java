@@ -202,8 +202,9 @@ final class SegmentStorage implements StorageFile {
             if (closed) {
                 throw Problems.closed(path);
             }
-            long target = Growth.next(capacity, needed);
-            Problems.setLength(channel, path, target);
+            // allocated, not sparse: a store into a sparse page on a full disk faults (InternalError); this
+            // throws NoSpaceException here instead, naming the file and the space free
+            long target = Growth.grow(channel, path, capacity, needed);
             map(target);
         } finally {
             lock.writeLock().unlock();
