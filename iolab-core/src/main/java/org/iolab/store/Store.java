@@ -104,7 +104,8 @@ import org.iolab.storage.StorageFile;
  *       cache, never synced between checkpoints). A freed slot (old copy of an updated key, deleted record) is
  *       reused, and marked free on disk, only once its operation is durable in the redo log; a put that finds no
  *       hole while frees of at least 64 KiB and a 32nd of the data wait syncs the log first (below that it
- *       appends, so the data grows by at most that much before the group commit lets the space be reused). Every operation with a sequence at or below
+ *       appends, so the data grows by at most that much before the group commit lets the space be reused).
+ *       Every operation with a sequence at or below
  *       {@link #durableSequence()} survives an OS crash and a power loss (if the device honours flushes).</li>
  * </ul>
  * A checkpoint (on close, {@link #sync()} at NONE, when the redo log passes {@link StoreOptions#redoLimit()}, after
@@ -170,6 +171,8 @@ public final class Store implements AutoCloseable {
      * 253 µs at ALWAYS). So the file grows by at most about a 32nd, or 64 KiB, before the space is reused.
      */
     private static final long REUSE_SYNC_MIN = 64 << 10;
+    /** Set by a compaction whose copy failed before the swap (the store is unchanged; the writer's lock guards it). */
+    private boolean copyFailed;
     private final ArrayDeque<long[]> pending = new ArrayDeque<>();
     private final HashSet<Long> pendingSet = new HashSet<>();
     /** Problems found and dropped while repairing; null: damage throws. */
@@ -1669,8 +1672,12 @@ public final class Store implements AutoCloseable {
             try {
                 return doCompact(t0);
             } catch (RuntimeException | Error e) {
-                fail(e);
+                if (!copyFailed) {
+                    fail(e);
+                }
                 throw e;
+            } finally {
+                copyFailed = false;
             }
         } finally {
             writer.unlock();
@@ -1698,54 +1705,66 @@ public final class Store implements AutoCloseable {
             long end = Slots.DATA_START;
             Header h = new Header(0, lastSeq, 0, true, ThreadLocalRandom.current().nextLong(), false);
             Ctx ctx = contexts.get();
-            try (StorageFile out = options.opener().open(tmp, true)) {
-                out.truncate(0);
-                ByteBuffer chunk = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
-                long chunkAt = end;
-                for (int i = 0; i < n; i++) {
-                    ctx.readSlotCopy(offsets[i]);
-                    ctx.checkCrc(offsets[i]);
-                    int kv = ctx.foundKeyLen + ctx.foundValueLen;
-                    int len = Slots.needed(ctx.foundKeyLen, ctx.foundValueLen);
-                    ByteBuffer b = ctx.buf;
-                    if (len > b.capacity()) {
-                        ByteBuffer bigger = ByteBuffer.allocateDirect(len).order(ByteOrder.LITTLE_ENDIAN);
-                        bigger.put(0, b, 0, Slots.HEADER + kv);
-                        b = bigger;
-                        ctx.buf = bigger;
+            try {
+                try (StorageFile out = options.opener().open(tmp, true)) {
+                    out.truncate(0);
+                    ByteBuffer chunk = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
+                    long chunkAt = end;
+                    for (int i = 0; i < n; i++) {
+                        ctx.readSlotCopy(offsets[i]);
+                        ctx.checkCrc(offsets[i]);
+                        int kv = ctx.foundKeyLen + ctx.foundValueLen;
+                        int len = Slots.needed(ctx.foundKeyLen, ctx.foundValueLen);
+                        ByteBuffer b = ctx.buf;
+                        if (len > b.capacity()) {
+                            ByteBuffer bigger = ByteBuffer.allocateDirect(len).order(ByteOrder.LITTLE_ENDIAN);
+                            bigger.put(0, b, 0, Slots.HEADER + kv);
+                            b = bigger;
+                            ctx.buf = bigger;
+                        }
+                        b.limit(b.capacity());
+                        for (int p = Slots.HEADER + kv; p < len; p++) {
+                            b.put(p, (byte) 0);
+                        }
+                        if (!Slots.relength(b, 0, len, ctx.crc)) {
+                            throw new IolabException("compaction of " + file + ": the record at " + offsets[i]
+                                    + " does not fit a slot of " + len
+                                    + " bytes (internal error); the store is unchanged");
+                        }
+                        if (chunk.position() + len > chunk.capacity()) {
+                            out.write(chunkAt, chunk.flip());
+                            chunkAt = end;
+                            chunk.clear();
+                        }
+                        if (len > chunk.capacity()) {
+                            out.write(end, b.limit(len).position(0));
+                            chunkAt = end + len;
+                        } else {
+                            chunk.put(b.limit(len).position(0));
+                        }
+                        fresh.insert(Slots.hash(b, Slots.HEADER, ctx.foundKeyLen), end);
+                        end += len;
+                        stored += len;
                     }
-                    b.limit(b.capacity());
-                    for (int p = Slots.HEADER + kv; p < len; p++) {
-                        b.put(p, (byte) 0);
-                    }
-                    if (!Slots.relength(b, 0, len, ctx.crc)) {
-                        throw new IolabException("compaction of " + file + ": the record at " + offsets[i]
-                                + " does not fit a slot of " + len + " bytes (internal error); the store is unchanged");
-                    }
-                    if (chunk.position() + len > chunk.capacity()) {
+                    if (chunk.position() > 0) {
                         out.write(chunkAt, chunk.flip());
-                        chunkAt = end;
-                        chunk.clear();
                     }
-                    if (len > chunk.capacity()) {
-                        out.write(end, b.limit(len).position(0));
-                        chunkAt = end + len;
-                    } else {
-                        chunk.put(b.limit(len).position(0));
+                    h = new Header(0, lastSeq, end, true, h.incarnation(), false);
+                    if (out.size() < end) {
+                        out.truncate(end);
                     }
-                    fresh.insert(Slots.hash(b, Slots.HEADER, ctx.foundKeyLen), end);
-                    end += len;
-                    stored += len;
+                    out.write(h.position(), h.encode());
+                    out.force(true);
                 }
-                if (chunk.position() > 0) {
-                    out.write(chunkAt, chunk.flip());
+            } catch (RuntimeException | Error e) {
+                // nothing of the store has changed yet: it stays open and usable, and the partial copy goes
+                copyFailed = true;
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
                 }
-                h = new Header(0, lastSeq, end, true, h.incarnation(), false);
-                if (out.size() < end) {
-                    out.truncate(end);
-                }
-                out.write(h.position(), h.encode());
-                out.force(true);
+                throw e;
             }
             // the new file is complete and synced: swap it in
             stopPrefaulter();

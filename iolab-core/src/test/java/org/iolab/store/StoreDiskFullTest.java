@@ -104,4 +104,36 @@ class StoreDiskFullTest {
             }
         }
     }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void aCompactionWithNoRoomForItsCopyLeavesTheStoreOpenAndNoPartialFile(Backend backend) throws IOException {
+        Path file = mount.resolve("compact.store");
+        StoreOptions o = StoreOptions.defaults().withBackend(backend).withDurability(Durability.NONE);
+        try (Store s = Store.open(file, o)) {
+            for (int i = 0; i < 6000; i++) {
+                s.put(("key" + i).getBytes(StandardCharsets.UTF_8), new byte[200]);
+            }
+            for (int i = 0; i < 6000; i += 3) {
+                s.delete(("key" + i).getBytes(StandardCharsets.UTF_8));
+            }
+            s.sync();
+            // the copy needs about 1.1 MiB: leave less
+            long free = Files.getFileStore(mount).getUsableSpace();
+            Files.write(mount.resolve("filler"), new byte[(int) Math.max(0, free - (256 << 10))]);
+            IolabException e = org.junit.jupiter.api.Assertions.assertThrows(IolabException.class, s::compact);
+            assertTrue(e.getMessage().contains(mount.toString()), e.getMessage());
+            assertTrue(Files.notExists(mount.resolve("compact.store.compact")), "the partial copy was left");
+            assertEquals(4000, s.size());
+            assertEquals(200, s.get("key1".getBytes(StandardCharsets.UTF_8)).length);
+            Files.delete(mount.resolve("filler"));
+            s.put("after".getBytes(StandardCharsets.UTF_8), new byte[5]);
+            s.compact();
+            assertEquals(4001, s.size());
+        }
+        try (Store s = Store.open(file, o)) {
+            assertEquals(4001, s.size());
+            assertEquals(200, s.get("key2".getBytes(StandardCharsets.UTF_8)).length);
+        }
+    }
 }
