@@ -59,6 +59,26 @@ public final class StoreCommand implements Runnable {
         return file;
     }
 
+    /** Deletes a store {@code load} created and wrote nothing into: its file, lock, checkpoint and redo log. */
+    private static void deleteNewStore(Path file, Throwable failure) {
+        String name = file.getFileName().toString();
+        for (Path p : java.util.List.of(file.resolveSibling(name + ".wal"), file.resolveSibling(name + ".idx"),
+                file.resolveSibling(name + ".lock"), file)) {
+            try {
+                if (Files.isDirectory(p)) {
+                    try (java.util.stream.Stream<Path> in = Files.list(p)) {
+                        for (Path q : in.toList()) {
+                            Files.deleteIfExists(q);
+                        }
+                    }
+                }
+                Files.deleteIfExists(p);
+            } catch (java.io.IOException e) {
+                failure.addSuppressed(e);
+            }
+        }
+    }
+
     private static Store open(Path file, String backend, Durability durability) {
         StoreOptions o = StoreOptions.defaults().withDurability(durability);
         if (backend != null) {
@@ -116,10 +136,41 @@ public final class StoreCommand implements Runnable {
                 throw new IolabException("store file " + file + " is a directory: give a file name");
             }
             // acknowledgments: whole lines only, so a kill never leaves part of one
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null && !Files.isDirectory(parent)) {
+                if (Files.exists(parent)) {
+                    throw new IolabException("cannot create store file " + file + ": " + parent
+                            + " is not a folder; give a path in a folder");
+                }
+                // as 'journal append' does for its folder
+                try {
+                    Files.createDirectories(parent);
+                } catch (java.io.IOException e) {
+                    throw new IolabException("cannot create the folder " + parent + " for store file " + file
+                            + ": " + e.getMessage() + "; create it, or give a path in a folder you can write", e);
+                }
+            }
             OutputStream out = new LineOut(System.out);
+            boolean created = !Files.exists(file);
+            // [0]: 1 once this command holds the store open; [1]: operations applied
+            long[] progress = {0, 0};
+            try {
+                load(level, out, progress);
+            } catch (RuntimeException | Error e) {
+                if (created && progress[0] == 1 && progress[1] == 0) {
+                    // a store this command made (and held) and wrote nothing into: not left behind
+                    deleteNewStore(file, e);
+                }
+                throw e;
+            }
+            return 0;
+        }
+
+        private void load(Durability level, OutputStream out, long[] progress) throws Exception {
             long lineNo = 0;
             try (Store store = open(file, backend, level);
                     InputStream in = new BufferedInputStream(System.in, 1 << 16)) {
+                progress[0] = 1;
                 BlockingQueue<Ack> acks = new ArrayBlockingQueue<>(1 << 16);
                 AtomicReference<Throwable> failure = new AtomicReference<>();
                 Thread printer = Thread.ofPlatform().name("store-ack").start(() -> {
@@ -136,13 +187,19 @@ public final class StoreCommand implements Runnable {
                         lineNo++;
                         int tab = indexOf(line, (byte) '\t');
                         Ack ack;
-                        if (tab >= 0) {
-                            byte[] key = java.util.Arrays.copyOf(line, tab);
-                            byte[] value = java.util.Arrays.copyOfRange(line, tab + 1, line.length);
-                            ack = new Ack(key, store.put(key, value));
-                        } else if (line.length > 1 && line[0] == '-') {
-                            byte[] key = java.util.Arrays.copyOfRange(line, 1, line.length);
-                            ack = new Ack(key, store.delete(key));
+                        if (tab >= 0 || line.length > 1 && line[0] == '-') {
+                            byte[] key = tab >= 0 ? java.util.Arrays.copyOf(line, tab)
+                                    : java.util.Arrays.copyOfRange(line, 1, line.length);
+                            try {
+                                ack = new Ack(key, tab >= 0
+                                        ? store.put(key, java.util.Arrays.copyOfRange(line, tab + 1, line.length))
+                                        : store.delete(key));
+                            } catch (IolabException e) {
+                                bad = new IolabException("line " + lineNo + " of standard input: " + e.getMessage()
+                                        + (lineNo > 1 ? " (the lines before it were applied)" : ""), e);
+                                break;
+                            }
+                            progress[1]++;
                         } else {
                             bad = new IolabException("line " + lineNo + " of standard input is neither KEY<TAB>VALUE"
                                     + " nor -KEY: " + preview(line) + "; the lines before it were applied");
@@ -167,7 +224,6 @@ public final class StoreCommand implements Runnable {
             } finally {
                 out.flush();
             }
-            return 0;
         }
 
         /** Prints each ack once its operation is durable; with BATCH it waits for the group commits. */

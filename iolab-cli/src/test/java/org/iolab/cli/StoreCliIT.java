@@ -76,6 +76,24 @@ class StoreCliIT {
     }
 
     @Test
+    void aLoadThatFailsBeforeItsFirstLineLeavesNoStoreAndLaterFailuresNameTheirLine(@TempDir Path tmp)
+            throws Exception {
+        Path file = tmp.resolve("new/sub/fresh.store"); // missing folders are created, as for journal append
+        Run bad = iolab("notab\n", "store", "load", file.toString());
+        assertUserError(bad, "line 1");
+        try (java.util.stream.Stream<Path> left = Files.list(file.getParent())) {
+            assertEquals(List.of(), left.toList(), "a failed load left files behind");
+        }
+        String longKey = "k".repeat(70_000);
+        Run late = iolab("a\t1\n" + longKey + "\tv\n", "store", "load", file.toString());
+        assertUserError(late, "line 2");
+        assertTrue(late.err().contains("too long"), late.err());
+        assertEquals("ok a\n", late.out());
+        Run get = iolab("", "store", "get", file.toString(), "a");
+        assertEquals("1\n", get.out(), get.err());
+    }
+
+    @Test
     void loadGetDumpDeleteAtEveryDurability(@TempDir Path tmp) throws Exception {
         for (String level : List.of("none", "batch", "always")) {
             Path file = tmp.resolve(level + ".store");
