@@ -266,8 +266,10 @@ public final class JournalCommand implements Runnable {
                 while (reader.hasNext()) {
                     writeLine(out, reader.next().payload());
                 }
+            } finally {
+                // the records before a damaged one are printed before the error
+                out.flush();
             }
-            out.flush();
             return 0;
         }
     }

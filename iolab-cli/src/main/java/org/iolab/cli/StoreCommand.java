@@ -320,8 +320,10 @@ public final class StoreCommand implements Runnable {
                 if (failed[0] != null) {
                     throw failed[0];
                 }
+            } finally {
+                // the records before a damaged one are printed before the error
+                out.flush();
             }
-            out.flush();
             return 0;
         }
     }

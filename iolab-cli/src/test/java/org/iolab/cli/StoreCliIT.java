@@ -173,6 +173,13 @@ class StoreCliIT {
             ch.read(b, at);
             ch.write(ByteBuffer.wrap(new byte[] {(byte) (b.get(0) ^ 0x20)}), at);
         }
+        // dump prints the records before the damaged one, then the error (the buffered lines were lost with it)
+        Run dump = iolab("", "store", "dump", file.toString());
+        assertEquals(2, dump.exit(), dump.err());
+        assertTrue(dump.err().contains("offset"), dump.err());
+        long before = dump.out().lines().count();
+        assertTrue(before > 0 && before < 300, before + " records printed");
+        assertTrue(dump.out().lines().allMatch(l -> l.matches("key-(\\d+)\tvalue-\\1")), dump.out());
         Run verify = iolab("", "store", "verify", file.toString());
         assertEquals(1, verify.exit(), verify.out());
         assertTrue(verify.out().contains(file.toString()) && verify.out().contains("offset"), verify.out());
