@@ -33,10 +33,10 @@ final class Problems {
                     + ": its channel is closed (closed, or a thread was interrupted during I/O); open it again",
                     cause);
         }
-        String message = cause.getMessage();
+        String hint = IolabException.hint(cause);
         return new IolabException("cannot " + what + " at offset " + position + " of " + file + ": "
-                + cause.getClass().getSimpleName() + (message == null ? "" : " (" + message + ")")
-                + "; check the disk, its free space and the file's permissions", cause);
+                + IolabException.reason(cause, file) + "; "
+                + (hint != null ? hint : "check the disk, its free space and the file's permissions"), cause);
     }
 
     static void checkPosition(Path file, long position, long length) {
