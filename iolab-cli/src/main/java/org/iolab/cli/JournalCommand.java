@@ -40,7 +40,7 @@ import picocli.CommandLine.Parameters;
         description = "Crash-safe append-only journal: append lines, read, tail, verify, repair, stats.",
         subcommands = {JournalCommand.Append.class, JournalCommand.Read.class, JournalCommand.Tail.class,
                 JournalCommand.Verify.class, JournalCommand.Repair.class, JournalCommand.Stats.class})
-public final class JournalCommand implements Runnable {
+public final class JournalCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -49,8 +49,10 @@ public final class JournalCommand implements Runnable {
     }
 
     @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
+    public Integer call() {
+        // a command is missing: the usage goes to standard error, and the exit code is a usage error's
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return Main.USER_ERROR;
     }
 
     private static Backend backend(String label) {

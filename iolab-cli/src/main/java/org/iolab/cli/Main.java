@@ -1,6 +1,7 @@
 package org.iolab.cli;
 
 import java.io.PrintWriter;
+import java.util.concurrent.Callable;
 import org.iolab.IolabException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -13,7 +14,7 @@ import picocli.CommandLine.Command;
         description = "Measures the fastest correct way to read and write files from the JVM on this machine.",
         subcommands = {BenchCommand.class, MethodsCommand.class, ReportCommand.class, CompareCommand.class,
                 JournalCommand.class, StoreCommand.class})
-public final class Main implements Runnable {
+public final class Main implements Callable<Integer> {
     /** Exit code for bad input or a problem the user can fix. */
     public static final int USER_ERROR = 2;
     /** Exit code for a failed benchmark (checksum mismatch, I/O error in a pass). */
@@ -74,7 +75,9 @@ public final class Main implements Runnable {
     }
 
     @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
+    public Integer call() {
+        // a command is missing: the usage goes to standard error, and the exit code is a usage error's
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return USER_ERROR;
     }
 }

@@ -36,7 +36,7 @@ import picocli.CommandLine.Parameters;
         subcommands = {StoreCommand.Load.class, StoreCommand.Get.class, StoreCommand.Dump.class,
                 StoreCommand.Verify.class, StoreCommand.Repair.class, StoreCommand.Compact.class,
                 StoreCommand.Stats.class})
-public final class StoreCommand implements Runnable {
+public final class StoreCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -45,8 +45,10 @@ public final class StoreCommand implements Runnable {
     }
 
     @Override
-    public void run() {
-        spec.commandLine().usage(System.out);
+    public Integer call() {
+        // a command is missing: the usage goes to standard error, and the exit code is a usage error's
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return Main.USER_ERROR;
     }
 
     private static Path existing(Path file) {

@@ -1,5 +1,6 @@
 package org.iolab.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -161,6 +162,14 @@ class StoreCliIT {
         Run garbage = iolab("", "store", "get", tmp.resolve("garbage").toString(), "a");
         assertFalse(garbage.exit() == 0, garbage.out());
         assertFalse((garbage.out() + garbage.err()).contains("\tat "), garbage.err());
+        assertArrayEquals(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9}, Files.readAllBytes(tmp.resolve("garbage")));
+        // a command without its subcommand: the usage on standard error, and a usage error's exit code
+        for (String[] args : new String[][] {{}, {"store"}, {"journal"}}) {
+            Run bare = iolab("", args);
+            assertEquals(2, bare.exit(), String.join(" ", args));
+            assertEquals("", bare.out());
+            assertTrue(bare.err().startsWith("Usage: iolab"), bare.err());
+        }
     }
 
     @Test
