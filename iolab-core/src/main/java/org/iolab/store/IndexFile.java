@@ -90,7 +90,14 @@ final class IndexFile {
             }
             ch.force(true);
         } catch (IOException e) {
-            throw IolabException.io("write the index checkpoint", tmp, e);
+            IolabException failure = IolabException.io("write the index checkpoint", tmp, e);
+            try {
+                // not left behind half written (on a full disk, an empty one was)
+                Files.deleteIfExists(tmp);
+            } catch (IOException suppressed) {
+                failure.addSuppressed(suppressed);
+            }
+            throw failure;
         }
         try {
             Files.move(tmp, idx, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

@@ -96,6 +96,7 @@ class StoreDiskFullTest {
             Store.open(file, o).close();
         } catch (IolabException e) {
             assertTrue(e.getMessage().contains(mount.toString()), e.getMessage());
+            assertTrue(Files.notExists(mount.resolve("kept.store.idx.tmp")), "a half-written checkpoint was left");
         }
         Files.delete(filler);
         try (Store s = Store.open(file, o)) {
