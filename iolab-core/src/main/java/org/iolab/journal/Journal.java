@@ -682,16 +682,28 @@ public final class Journal implements AutoCloseable {
      *        segment does it)
      */
     private StorageFile createSegment(SegmentRef ref, boolean durableNow) {
-        options.preallocation().prepare(ref.path, ref.capacity);
-        StorageFile f = opener.open(ref.path, true);
+        boolean existed = Files.exists(ref.path);
+        StorageFile f = null;
         try {
+            options.preallocation().prepare(ref.path, ref.capacity);
+            f = opener.open(ref.path, true);
             // through the descriptor: the caller takes no page fault on the new file's first page of the mapping
             f.writeThrough(0, Format.header(ref.firstSeq, ref.capacity));
             if (durableNow) {
                 f.force(true);
             }
         } catch (RuntimeException e) {
-            f.close();
+            if (f != null) {
+                f.close();
+            }
+            if (!existed) {
+                // a segment with no header holds nothing: not left behind (a full disk left an empty one)
+                try {
+                    Files.deleteIfExists(ref.path);
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
             throw e;
         }
         if (durableNow) {

@@ -16,6 +16,14 @@ public final class FileSpace {
     private FileSpace() {
     }
 
+    private static NoSpaceException noSpace(Path file, long size, int errno) {
+        Path dir = file.toAbsolutePath().getParent();
+        return new NoSpaceException("no space left to grow " + file + " to " + Sizes.format(size) + " ("
+                + Sizes.format(usableSpace(dir)) + " free on its device" + (errno == EDQUOT
+                ? ", or the disk quota is used up" : "") + "): free some space or move it to a larger disk;"
+                + " nothing was written past its old end");
+    }
+
     /**
      * Allocates blocks for {@code [0, size)} of {@code file} with {@code fallocate(fd, 0, 0, size)} (mode 0:
      * the file size grows to {@code size}; the new range reads as zeros without having been written).
@@ -27,12 +35,21 @@ public final class FileSpace {
      */
     public static void fallocate(Path file, long size) {
         int fd = Libc.open(file, Libc.O_WRONLY | Libc.O_CREAT, 0644);
+        int errno = 0;
         try {
             if (size > 0) {
-                Libc.fallocate(fd, 0, size, file);
+                errno = Libc.tryFallocate(fd, 0, size);
             }
         } finally {
             Libc.close(fd, file);
+        }
+        if (errno == ENOSPC || errno == EDQUOT) {
+            throw noSpace(file, size, errno);
+        }
+        if (errno != 0) {
+            throw new IolabException("cannot preallocate " + Sizes.format(size) + " for " + file + ": fallocate failed"
+                    + " with errno " + errno + (errno == EOPNOTSUPP ? " (the file system does not support it; choose"
+                    + " another preallocation)" : ""));
         }
     }
 
@@ -65,11 +82,7 @@ public final class FileSpace {
             return false;
         }
         if (errno == ENOSPC || errno == EDQUOT) {
-            Path dir = file.toAbsolutePath().getParent();
-            throw new NoSpaceException("no space left to grow " + file + " to " + Sizes.format(offset + length)
-                    + " (" + Sizes.format(usableSpace(dir)) + " free on its device" + (errno == EDQUOT
-                    ? ", or the disk quota is used up" : "") + "): free some space or move it to a larger disk;"
-                    + " nothing was written past its old end");
+            throw noSpace(file, offset + length, errno);
         }
         throw new IolabException("fallocate(" + file + ", " + offset + ", " + length + ") failed with errno "
                 + errno + ": check the file system");

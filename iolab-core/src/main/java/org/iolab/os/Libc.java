@@ -118,20 +118,6 @@ final class Libc {
         call1(FSYNC, "fsync", fd, path);
     }
 
-    static void fallocate(int fd, long offset, long length, Path path) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment state = arena.allocate(CAPTURE);
-            int rc = (int) FALLOCATE.invokeExact(state, fd, 0, offset, length);
-            if (rc != 0) {
-                throw failure("fallocate", path, errno(state));
-            }
-        } catch (IolabException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw unexpected("fallocate", t);
-        }
-    }
-
     /** @return 0 when {@code fallocate(fd, 0, offset, length)} succeeded, else its errno */
     static int tryFallocate(int fd, long offset, long length) {
         try (Arena arena = Arena.ofConfined()) {
