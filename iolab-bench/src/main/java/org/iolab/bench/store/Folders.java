@@ -15,6 +15,35 @@ final class Folders {
     }
 
     /**
+     * @param dir a benchmark's {@code dir} parameter: a folder, or empty for {@code java.io.tmpdir}
+     * @return that folder
+     * @throws IolabException when it is not an existing, writable folder
+     */
+    static Path home(String dir) {
+        Path home = dir == null || dir.isBlank() ? Path.of(System.getProperty("java.io.tmpdir"))
+                : Path.of(dir).toAbsolutePath().normalize();
+        if (!Files.isDirectory(home) || !Files.isWritable(home)) {
+            throw new IolabException("bad dir '" + dir + "': not an existing, writable folder; give one, or an empty "
+                    + "dir for java.io.tmpdir");
+        }
+        return home;
+    }
+
+    /**
+     * @param dir a benchmark's {@code dir} parameter ({@link #home(String)})
+     * @param prefix the new folder's name starts with it
+     * @return a new, empty folder in it
+     */
+    static Path create(String dir, String prefix) {
+        Path home = home(dir);
+        try {
+            return Files.createTempDirectory(home, prefix);
+        } catch (IOException e) {
+            throw IolabException.io("create a store folder in", home, e);
+        }
+    }
+
+    /**
      * @param dir a folder
      * @return the summed lengths of the regular files under it (0 when it does not exist)
      */

@@ -1,7 +1,5 @@
 package org.iolab.bench.store;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.iolab.IolabException;
@@ -139,17 +137,13 @@ public class StoreBenchmark {
         }
         workload = new EmployeeWorkload(n);
         Engines.create(engine); // fails early, naming the engine, when it is unknown
-        home();
+        Folders.home(dir);
     }
 
     /** Creates a fresh folder and brings a new engine to the state before the measured phase, untimed. */
     @Setup(Level.Iteration)
     public void setupIteration() {
-        try {
-            folder = Files.createTempDirectory(home(), "store-" + engine + "-");
-        } catch (IOException e) {
-            throw IolabException.io("create a store folder in", home(), e);
-        }
+        folder = Folders.create(dir, "store-" + engine + "-");
         run = new WorkloadRun(workload, Engines.create(engine), folder, level);
         try {
             run.prepare(measured);
@@ -210,16 +204,6 @@ public class StoreBenchmark {
             Folders.delete(folder);
             folder = null;
         }
-    }
-
-    private Path home() {
-        Path home = dir == null || dir.isBlank() ? Path.of(System.getProperty("java.io.tmpdir"))
-                : Path.of(dir).toAbsolutePath().normalize();
-        if (!Files.isDirectory(home) || !Files.isWritable(home)) {
-            throw new IolabException("bad dir '" + dir + "': not an existing, writable folder; give one, or an empty "
-                    + "dir for java.io.tmpdir");
-        }
-        return home;
     }
 
     /** @return the current iteration's store folder (for tests) */

@@ -1,6 +1,5 @@
 package org.iolab.bench.store;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.iolab.IolabException;
@@ -76,13 +75,7 @@ public class StoreReopenBenchmark {
             throw new IolabException("bad records=" + records + " holes=" + holes
                     + ": give 1 to 10,000,000 records and at most as many holes");
         }
-        Path home = dir == null || dir.isBlank() ? Path.of(System.getProperty("java.io.tmpdir"))
-                : Path.of(dir).toAbsolutePath().normalize();
-        try {
-            folder = Files.createTempDirectory(home, "iolab-reopen-");
-        } catch (java.io.IOException e) {
-            throw IolabException.io("create the store's folder in", home, e);
-        }
+        folder = Folders.create(dir, "iolab-reopen-");
         file = folder.resolve("store.iolab");
         long total = live + holeCount;
         try (Store s = Store.open(file, StoreOptions.defaults().withDurability(Durability.NONE))) {

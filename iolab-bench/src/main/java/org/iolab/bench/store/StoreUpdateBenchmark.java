@@ -1,6 +1,5 @@
 package org.iolab.bench.store;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.iolab.IolabException;
@@ -76,13 +75,7 @@ public class StoreUpdateBenchmark {
         }
         count = (int) n;
         level = Durability.parse(durability);
-        Path home = dir == null || dir.isBlank() ? Path.of(System.getProperty("java.io.tmpdir"))
-                : Path.of(dir).toAbsolutePath().normalize();
-        try {
-            folder = Files.createTempDirectory(home, "iolab-update-");
-        } catch (java.io.IOException e) {
-            throw IolabException.io("create the store's folder in", home, e);
-        }
+        folder = Folders.create(dir, "iolab-update-");
         file = folder.resolve("store.iolab");
         try (Store s = Store.open(file, StoreOptions.defaults().withDurability(Durability.NONE))) {
             for (int i = 0; i < count; i++) {
