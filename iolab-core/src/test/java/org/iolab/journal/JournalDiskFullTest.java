@@ -8,13 +8,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.iolab.IolabException;
 import org.iolab.os.NoSpaceException;
 import org.iolab.storage.Durability;
+import org.iolab.testing.SmallDisk;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -29,25 +28,19 @@ import org.junit.jupiter.api.io.TempDir;
 class JournalDiskFullTest {
     @TempDir
     Path tmp;
+    private SmallDisk disk;
     private Path mount;
-
-    private static int run(String... command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        p.getInputStream().readAllBytes();
-        return p.waitFor(30, TimeUnit.SECONDS) ? p.exitValue() : -1;
-    }
 
     @BeforeEach
     void mountSmallDisk() throws Exception {
-        mount = Files.createDirectory(tmp.resolve("small"));
-        Assumptions.assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", mount.toString()) == 0,
-                "cannot mount a tmpfs here (needs root)");
+        disk = SmallDisk.mountIn(tmp);
+        mount = disk.path();
     }
 
     @AfterEach
     void unmount() throws Exception {
-        if (mount != null) {
-            run("umount", "-l", mount.toString());
+        if (disk != null) {
+            disk.close();
         }
     }
 

@@ -8,12 +8,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.iolab.IolabException;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
+import org.iolab.testing.SmallDisk;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,26 +29,19 @@ import org.junit.jupiter.params.provider.EnumSource;
 class StoreDiskFullTest {
     @TempDir
     Path tmp;
+    private SmallDisk disk;
     private Path mount;
-
-    private static int run(String... command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        p.getInputStream().readAllBytes();
-        return p.waitFor(30, TimeUnit.SECONDS) ? p.exitValue() : -1;
-    }
 
     @BeforeEach
     void mountSmallDisk() throws Exception {
-        mount = Files.createDirectory(tmp.resolve("small"));
-        Assumptions.assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", mount.toString()) == 0,
-                "cannot mount a tmpfs here (needs root)");
+        disk = SmallDisk.mountIn(tmp);
+        mount = disk.path();
     }
 
     @AfterEach
     void unmount() throws Exception {
-        if (mount != null) {
-            // lazily: a mapping the garbage collector has not released yet keeps the mount busy
-            run("umount", "-l", mount.toString());
+        if (disk != null) {
+            disk.close();
         }
     }
 

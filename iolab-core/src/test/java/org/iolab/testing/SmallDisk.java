@@ -1,0 +1,46 @@
+package org.iolab.testing;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * A 3 MiB tmpfs mounted in a test's folder, to fill a disk without filling the machine's: needs root (the test is
+ * skipped otherwise). Unmounted lazily, since a mapping the garbage collector has not released yet keeps it busy.
+ */
+public final class SmallDisk implements AutoCloseable {
+    private final Path mount;
+
+    private SmallDisk(Path mount) {
+        this.mount = mount;
+    }
+
+    /**
+     * @param parent a test's temporary folder
+     * @return the disk, mounted at {@code parent/small}
+     */
+    public static SmallDisk mountIn(Path parent) throws IOException, InterruptedException {
+        Path mount = Files.createDirectory(parent.resolve("small"));
+        Assumptions.assumeTrue(run("mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", mount.toString()) == 0,
+                "cannot mount a tmpfs here (needs root)");
+        return new SmallDisk(mount);
+    }
+
+    /** @return where it is mounted */
+    public Path path() {
+        return mount;
+    }
+
+    @Override
+    public void close() throws IOException, InterruptedException {
+        run("umount", "-l", mount.toString());
+    }
+
+    private static int run(String... command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        p.getInputStream().readAllBytes();
+        return p.waitFor(30, TimeUnit.SECONDS) ? p.exitValue() : -1;
+    }
+}
