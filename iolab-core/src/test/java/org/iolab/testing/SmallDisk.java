@@ -34,8 +34,13 @@ public final class SmallDisk implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException, InterruptedException {
-        run("umount", "-l", mount.toString());
+    public void close() throws IOException {
+        try {
+            run("umount", "-l", mount.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while unmounting " + mount, e);
+        }
     }
 
     private static int run(String... command) throws IOException, InterruptedException {
