@@ -34,22 +34,9 @@ public final class FileSpace {
      * @throws IolabException when the filesystem refuses (e.g. no space, or no fallocate support)
      */
     public static void fallocate(Path file, long size) {
-        int fd = Libc.open(file, Libc.O_WRONLY | Libc.O_CREAT, 0644);
-        int errno = 0;
-        try {
-            if (size > 0) {
-                errno = Libc.tryFallocate(fd, 0, size);
-            }
-        } finally {
-            Libc.close(fd, file);
-        }
-        if (errno == ENOSPC || errno == EDQUOT) {
-            throw noSpace(file, size, errno);
-        }
-        if (errno != 0) {
-            throw new IolabException("cannot preallocate " + Sizes.format(size) + " for " + file + ": fallocate failed"
-                    + " with errno " + errno + (errno == EOPNOTSUPP ? " (the file system does not support it; choose"
-                    + " another preallocation)" : ""));
+        if (!allocate(file, Libc.O_WRONLY | Libc.O_CREAT, 0, size)) {
+            throw new IolabException("cannot preallocate " + Sizes.format(size) + " for " + file + ": its file"
+                    + " system does not support fallocate; choose another preallocation");
         }
     }
 
@@ -68,24 +55,34 @@ public final class FileSpace {
      * @throws IolabException when fallocate fails otherwise
      */
     public static boolean reserve(Path file, long offset, long length) {
-        int fd = Libc.open(file, Libc.O_WRONLY, 0);
-        int errno;
+        return allocate(file, Libc.O_WRONLY, offset, length);
+    }
+
+    /**
+     * {@code fallocate(fd, 0, offset, length)} on {@code file} opened with {@code flags} (nothing for a length of 0).
+     *
+     * @return true when allocated, false when the file system has no fallocate
+     * @throws NoSpaceException when the device has no room
+     * @throws IolabException when fallocate fails otherwise
+     */
+    private static boolean allocate(Path file, int flags, long offset, long length) {
+        int fd = Libc.open(file, flags, 0644);
+        int errno = 0;
         try {
-            errno = Libc.tryFallocate(fd, offset, length);
+            if (length > 0) {
+                errno = Libc.tryFallocate(fd, offset, length);
+            }
         } finally {
             Libc.close(fd, file);
-        }
-        if (errno == 0) {
-            return true;
-        }
-        if (errno == EOPNOTSUPP || errno == ENOSYS) {
-            return false;
         }
         if (errno == ENOSPC || errno == EDQUOT) {
             throw noSpace(file, offset + length, errno);
         }
-        throw new IolabException("fallocate(" + file + ", " + offset + ", " + length + ") failed with errno "
-                + errno + ": check the file system");
+        if (errno != 0 && errno != EOPNOTSUPP && errno != ENOSYS) {
+            throw new IolabException("fallocate(" + file + ", " + offset + ", " + length + ") failed with errno "
+                    + errno + ": check the file system");
+        }
+        return errno == 0;
     }
 
     /**
