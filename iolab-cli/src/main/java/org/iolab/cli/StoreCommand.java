@@ -61,26 +61,6 @@ public final class StoreCommand implements Callable<Integer> {
         return file;
     }
 
-    /** Deletes a store {@code load} created and wrote nothing into: its file, lock, checkpoint and redo log. */
-    private static void deleteNewStore(Path file, Throwable failure) {
-        String name = file.getFileName().toString();
-        for (Path p : java.util.List.of(file.resolveSibling(name + ".wal"), file.resolveSibling(name + ".idx"),
-                file.resolveSibling(name + ".lock"), file)) {
-            try {
-                if (Files.isDirectory(p)) {
-                    try (java.util.stream.Stream<Path> in = Files.list(p)) {
-                        for (Path q : in.toList()) {
-                            Files.deleteIfExists(q);
-                        }
-                    }
-                }
-                Files.deleteIfExists(p);
-            } catch (java.io.IOException e) {
-                failure.addSuppressed(e);
-            }
-        }
-    }
-
     private static Store open(Path file, String backend, Durability durability) {
         StoreOptions o = StoreOptions.defaults().withDurability(durability);
         if (backend != null) {
@@ -161,7 +141,11 @@ public final class StoreCommand implements Callable<Integer> {
             } catch (RuntimeException | Error e) {
                 if (created && progress[0] == 1 && progress[1] == 0) {
                     // a store this command made (and held) and wrote nothing into: not left behind
-                    deleteNewStore(file, e);
+                    try {
+                        Store.deleteFiles(file);
+                    } catch (IolabException suppressed) {
+                        e.addSuppressed(suppressed);
+                    }
                 }
                 throw e;
             }

@@ -301,6 +301,38 @@ public final class Store implements AutoCloseable {
         }
     }
 
+    /**
+     * Deletes the store in {@code file}: its redo log, index checkpoint, data file and lock file, in that order.
+     *
+     * @param file the data file
+     * @throws StoreLockedException when a writer has it open (nothing is deleted)
+     * @throws IolabException when a file cannot be deleted (the ones before it are gone)
+     */
+    public static void deleteFiles(Path file) {
+        Path f = file.toAbsolutePath();
+        Path walDir = f.resolveSibling(f.getFileName() + ".wal");
+        FileLock fileLock = acquire(f);
+        try {
+            if (Files.isDirectory(walDir)) {
+                try (java.util.stream.Stream<Path> in = Files.list(walDir)) {
+                    for (Path p : in.toList()) {
+                        Files.deleteIfExists(p);
+                    }
+                }
+                Files.deleteIfExists(walDir);
+            }
+            IndexFile.delete(f);
+            Files.deleteIfExists(f);
+            // last, and while held: a writer that opens it now finds no store to write to
+            Files.deleteIfExists(f.resolveSibling(f.getFileName() + ".lock"));
+        } catch (IOException e) {
+            throw IolabException.io("delete the store", f, e);
+        } finally {
+            release(fileLock);
+        }
+        syncDirectory(f);
+    }
+
     static Path dataFileOf(Path lockFile) {
         String name = lockFile.getFileName().toString();
         return lockFile.resolveSibling(name.endsWith(".lock") ? name.substring(0, name.length() - 5) : name);

@@ -1,0 +1,45 @@
+package org.iolab.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.iolab.storage.Durability;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@link Store#deleteFiles} removes every file of a store, and nothing while a writer holds it. */
+class StoreDeleteTest {
+    @TempDir
+    Path tmp;
+
+    private List<String> names() throws IOException {
+        try (Stream<Path> s = Files.list(tmp)) {
+            return s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
+    @Test
+    void deletesTheDataCheckpointRedoLogAndLockButNotWhileOpen() throws IOException {
+        Files.writeString(tmp.resolve("other.txt"), "kept");
+        Path file = tmp.resolve("s.store");
+        try (Store s = Store.open(file, StoreOptions.defaults().withDurability(Durability.BATCH))) {
+            s.put("k".getBytes(StandardCharsets.UTF_8), new byte[10]);
+            s.sync();
+            List<String> open = names();
+            assertTrue(open.contains("s.store.wal"), open.toString());
+            assertThrows(StoreLockedException.class, () -> Store.deleteFiles(file));
+            assertEquals(open, names(), "the refused delete removed files");
+            assertEquals(1, s.size());
+        }
+        assertTrue(names().containsAll(List.of("s.store", "s.store.idx", "s.store.lock")), names().toString());
+        Store.deleteFiles(file);
+        assertEquals(List.of("other.txt"), names());
+    }
+}
