@@ -50,9 +50,7 @@ public final class JournalCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        // a command is missing: the usage goes to standard error, and the exit code is a usage error's
-        spec.commandLine().usage(spec.commandLine().getErr());
-        return Main.USER_ERROR;
+        return Main.missingCommand(spec);
     }
 
     private static Backend backend(String label) {

@@ -76,7 +76,15 @@ public final class Main implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        // a command is missing: the usage goes to standard error, and the exit code is a usage error's
+        return missingCommand(spec);
+    }
+
+    /**
+     * A command that only groups subcommands was given none: its usage goes to standard error.
+     *
+     * @return the exit code of a usage error
+     */
+    static int missingCommand(CommandLine.Model.CommandSpec spec) {
         spec.commandLine().usage(spec.commandLine().getErr());
         return USER_ERROR;
     }

@@ -46,9 +46,7 @@ public final class StoreCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        // a command is missing: the usage goes to standard error, and the exit code is a usage error's
-        spec.commandLine().usage(spec.commandLine().getErr());
-        return Main.USER_ERROR;
+        return Main.missingCommand(spec);
     }
 
     private static Path existing(Path file) {

@@ -293,7 +293,9 @@ final class SegmentCursor implements AutoCloseable {
         if (p >= bufStart && p + n <= bufStart + bufLen) {
             return;
         }
-        int want = (int) Math.max(n, Math.min(Math.max(chunk, chunk < CHUNK ? 0 : buf.capacity()), lim - p));
+        // after a rewind, chunk bytes; else a chunk or the whole buffer, when an earlier record made it larger
+        int most = chunk < CHUNK ? chunk : Math.max(CHUNK, buf.capacity());
+        int want = (int) Math.max(n, Math.min(most, lim - p));
         chunk = Math.min(CHUNK, chunk * 2);
         if (buf.capacity() < want) {
             setBuffer(ByteBuffer.allocateDirect(want).order(ByteOrder.LITTLE_ENDIAN));
