@@ -106,8 +106,9 @@ final class Cursor implements AutoCloseable {
         for (;;) {
             if (seg != null && next == expectedInSegment) {
                 Tip tip = journal.tip();
-                long limit = ref == tip.segment() ? tip.end() : ref.sealedEnd >= 0 ? ref.sealedEnd : ref.capacity;
-                long run = seg.visitBuffered(limit, expectedInSegment, visitor);
+                boolean known = ref == tip.segment() || ref.sealedEnd >= 0;
+                long limit = ref == tip.segment() ? tip.end() : known ? ref.sealedEnd : ref.capacity;
+                long run = seg.visitBuffered(limit, known, expectedInSegment, visitor);
                 long visited = run < 0 ? -1 - run : run;
                 if (visited > 0) {
                     expectedInSegment += visited;

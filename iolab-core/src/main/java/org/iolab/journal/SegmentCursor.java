@@ -46,7 +46,7 @@ final class SegmentCursor implements AutoCloseable {
     private final CRC32C crc = new CRC32C();
     /** Bytes {@link #fill} reads at most next: {@link #CHUNK}, or less after a {@link #rewind}. */
     private int chunk = CHUNK;
-    /** 4 bytes for {@link #lengthSetAt}, made on first use. */
+    /** 4 little-endian bytes for {@link #presentWord}, made on first use. */
     private ByteBuffer word;
 
     private long pos;
@@ -138,10 +138,12 @@ final class SegmentCursor implements AutoCloseable {
         ByteBuffer pl = plain;
         boolean inPlain = pl != null && pos + Format.FRAME_HEADER <= pl.capacity();
         int length;
-        if (inPlain) {
+        if (inPlain && (exact || !pageStart(pos))) {
             length = pl.getInt((int) pos);
+        } else if (inPlain) {
+            length = presentWord(pos);
         } else {
-            fill(pos, Format.FRAME_HEADER, lim);
+            fill(pos, Format.FRAME_HEADER, lim, exact);
             length = buf.getInt((int) (pos - bufStart));
         }
         if (length == 0) {
@@ -154,7 +156,7 @@ final class SegmentCursor implements AutoCloseable {
         if (inPlain && pos + length <= pl.capacity()) {
             return checked(pl, plainCrc, pl, (int) pos, length); // the lent buffer is read-only already
         }
-        fill(pos, length, lim);
+        fill(pos, length, lim, exact);
         return checked(buf, crcView, readOnly, (int) (pos - bufStart), length);
     }
 
@@ -166,10 +168,14 @@ final class SegmentCursor implements AutoCloseable {
      * reports what is wrong), or when the visitor says stop; {@link #position()}, {@link #sequence()} and
      * {@link #payload()} then describe the last record handed out.
      *
+     * @param limit bytes of the segment that may hold records
+     * @param exact true when records are known to fill {@code [header, limit)} (as for {@link #next})
+     * @param expected the sequence of the record at {@link #position()}
+     * @param visitor what records are handed to
      * @return the number of records handed out, negative ({@code -1 - n}) when the visitor said stop after {@code n}
      *         of them ({@code n >= 1})
      */
-    long visitBuffered(long limit, long expected, RecordVisitor visitor) {
+    long visitBuffered(long limit, boolean exact, long expected, RecordVisitor visitor) {
         long end = Math.min(Math.min(limit, capacity), knownSize);
         ByteBuffer b;
         ByteBuffer v;
@@ -189,10 +195,13 @@ final class SegmentCursor implements AutoCloseable {
             start = bufStart;
             end = Math.min(end, bufStart + bufLen);
         }
+        // past the data known to be written, a word at a page start in the mapping is left to next(): it may lie
+        // past a tail the writer has cut since (see pageStart)
+        boolean guard = !exact && b == pl;
         long n = 0;
         long p = pos;
         long at0 = -1;
-        while (p >= start && p + Format.FRAME_HEADER <= end) {
+        while (p >= start && p + Format.FRAME_HEADER <= end && !(guard && pageStart(p))) {
             int at = (int) (p - start);
             int length = b.getInt(at);
             if (length < Format.FRAME_HEADER || length > end - p) {
@@ -273,23 +282,41 @@ final class SegmentCursor implements AutoCloseable {
      */
     boolean lengthSetAt(long p) {
         ByteBuffer pl = plain;
-        if (pl != null && p + 4 <= pl.capacity()) {
+        if (pl != null && p + 4 <= pl.capacity() && !pageStart(p)) {
             return pl.getInt((int) p) != 0;
         }
-        if (p + 4 > Math.min(capacity, file.size())) {
-            return false;
-        }
-        ByteBuffer w = word;
-        if (w == null) {
-            w = ByteBuffer.allocate(4);
-            word = w;
-        }
-        file.read(p, w.clear());
-        return w.getInt(0) != 0;
+        return p + 4 <= capacity && presentWord(p) != 0;
     }
 
-    /** Makes {@code [p, p + n)} available in the buffer; {@code p + n <= lim}. */
-    private void fill(long p, int n, long lim) {
+    /**
+     * Whether {@code p} begins a page. Records end where a writer may cut its file (a mapped writer trims the zero
+     * tail when it seals or closes a segment), and a mapping made while the file was longer faults (SIGBUS) on a
+     * page wholly past the new end. The word after the last record read lies on such a page only when it begins
+     * one: anywhere else its page also holds that record's last bytes. 4096 divides every page size.
+     */
+    private static boolean pageStart(long p) {
+        return (p & 4095) == 0;
+    }
+
+    /**
+     * @return the little-endian word at {@code p} as the file holds it now, read through its descriptor (never a
+     *         mapping, so a cut cannot fault it); 0 past the file's end
+     */
+    private int presentWord(long p) {
+        ByteBuffer w = word;
+        if (w == null) {
+            w = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+            word = w;
+        }
+        return file.readPresent(p, w.clear()) == 4 ? w.getInt(0) : 0;
+    }
+
+    /**
+     * Makes {@code [p, p + n)} available in the buffer; {@code p + n <= lim}. When not {@code exact}, bytes past the
+     * data known to be written are read as the file holds them now ({@link StorageFile#readPresent}), zeros past its
+     * end: a mapped read of them could fault on a tail the writer has cut since.
+     */
+    private void fill(long p, int n, long lim, boolean exact) {
         if (p >= bufStart && p + n <= bufStart + bufLen) {
             return;
         }
@@ -301,7 +328,15 @@ final class SegmentCursor implements AutoCloseable {
             setBuffer(ByteBuffer.allocateDirect(want).order(ByteOrder.LITTLE_ENDIAN));
         }
         buf.clear().limit(want);
-        file.read(p, buf);
+        if (exact) {
+            file.read(p, buf);
+        } else {
+            int got = file.readPresent(p, buf);
+            buf.position(got);
+            while (buf.hasRemaining()) {
+                buf.put((byte) 0);
+            }
+        }
         bufStart = p;
         bufLen = want;
     }

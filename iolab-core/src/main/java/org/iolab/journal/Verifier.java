@@ -92,14 +92,19 @@ final class Verifier {
         return new VerifyReport(dir, files.size(), records, bytes, problems);
     }
 
-    /** @return the offset of the first non-zero byte in {@code [from, to)} of {@code f}, or -1 */
+    /**
+     * @return the offset of the first non-zero byte in {@code [from, to)} of {@code f}, or -1; read as the file
+     *         holds it now ({@link StorageFile#readPresent}), as a writer may be cutting a zero tail meanwhile
+     */
     static long firstNonZero(StorageFile f, long from, long to) {
         long end = Math.min(to, f.size());
         ByteBuffer chunk = ByteBuffer.allocateDirect(CHUNK);
         for (long p = from; p < end; ) {
-            int n = (int) Math.min(CHUNK, end - p);
-            chunk.clear().limit(n);
-            f.read(p, chunk);
+            chunk.clear().limit((int) Math.min(CHUNK, end - p));
+            int n = f.readPresent(p, chunk);
+            if (n == 0) {
+                return -1;
+            }
             chunk.flip();
             for (int i = 0; i < n; i++) {
                 if (chunk.get(i) != 0) {

@@ -84,6 +84,24 @@ final class Problems {
         }
     }
 
+    /** {@link StorageFile#readPresent}: reads until {@code dst} is full or the file ends. */
+    static int readPresent(FileChannel channel, Path file, long position, ByteBuffer dst) {
+        checkPosition(file, position, dst.remaining());
+        int total = 0;
+        try {
+            while (dst.hasRemaining()) {
+                int n = channel.read(dst, position + total);
+                if (n < 0) {
+                    break;
+                }
+                total += n;
+            }
+        } catch (IOException e) {
+            throw io("read " + dst.remaining() + " bytes", file, position + total, e);
+        }
+        return total;
+    }
+
     static void writeFully(FileChannel channel, Path file, long position, ByteBuffer src) {
         int length = src.remaining();
         try {

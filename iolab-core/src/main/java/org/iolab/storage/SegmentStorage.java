@@ -128,6 +128,12 @@ final class SegmentStorage implements StorageFile {
         dst.position(dst.limit());
     }
 
+    /** Through the descriptor, not the mapping: another process may have cut the file below this mapping's end. */
+    @Override
+    public int readPresent(long position, ByteBuffer dst) {
+        return Problems.readPresent(channel, path, position, dst);
+    }
+
     @Override
     public void write(long position, ByteBuffer src) {
         write(position, src, false);

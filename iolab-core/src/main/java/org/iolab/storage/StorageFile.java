@@ -28,6 +28,28 @@ public interface StorageFile extends AutoCloseable {
     void read(long position, ByteBuffer dst);
 
     /**
+     * Reads what the file holds now at {@code position}: up to {@code dst.remaining()} bytes, fewer where it ends.
+     * For a reader of a file that another process writes and may shorten: a mapped backend's {@link #read} goes
+     * through a mapping made when the file was longer, and a page the writer has cut since faults (SIGBUS, an
+     * {@code InternalError}); this reads through the file's descriptor instead. The default reads up to
+     * {@link #size()} with {@link #read}, which is that for the copying backends.
+     *
+     * @param position file offset
+     * @param dst where the bytes go; its position advances by the count returned
+     * @return the bytes read: 0 at or past the file's end
+     */
+    default int readPresent(long position, ByteBuffer dst) {
+        long left = size() - position;
+        int n = (int) Math.max(0, Math.min(dst.remaining(), left));
+        if (n > 0) {
+            int limit = dst.limit();
+            read(position, dst.limit(dst.position() + n));
+            dst.limit(limit);
+        }
+        return n;
+    }
+
+    /**
      * Writes all of {@code src} at {@code position}, growing the file if needed.
      *
      * @param position file offset

@@ -57,6 +57,43 @@ class JournalReadOnlyTest {
         assertTrue(Files.exists(tmp.resolve("journal.lock")));
     }
 
+    /**
+     * A follower that has read up to a page boundary probes the length word there on its next poll. A mapped writer
+     * that seals or closes the segment meanwhile cuts the file's zero tail to that boundary, and the follower's
+     * mapping, made while the file was longer, then has no page there: reading it raised SIGBUS (an InternalError
+     * out of {@code poll}) once the follower kept its cursor between polls.
+     */
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void aFollowerAtAPageBoundaryWhoseWriterCutsTheTailThereReadsNoFurther(Backend backend) throws Exception {
+        JournalOptions o = JournalOptions.defaults().withBackend(backend).withDurability(Durability.NONE)
+                .withPreallocation(Preallocation.NONE);
+        int payload = 4096 - Format.HEADER_SIZE - Format.FRAME_HEADER; // the record ends at 4096
+        Journal writer = Journal.open(tmp, o);
+        try (Journal ro = Journal.openReadOnly(tmp, o); Tailer tailer = ro.tailer(0)) {
+            writer.append(Payloads.of(0, payload));
+            Record first = tailer.poll(Duration.ofSeconds(10));
+            assertNotNull(first);
+            assertEquals(0, first.sequence());
+            assertEquals(null, tailer.poll(Duration.ofMillis(5))); // probes the word at 4096 while the file is longer
+            writer.close();
+            assertEquals(4096, Files.size(tmp.resolve(Format.fileName(0))));
+            for (int i = 0; i < 3; i++) {
+                assertEquals(null, tailer.poll(Duration.ofMillis(5)));
+                assertEquals(1, ro.nextSequence());
+            }
+            try (Journal again = Journal.open(tmp, o)) {
+                again.append(Payloads.of(1, 10));
+            }
+            Record second = tailer.poll(Duration.ofSeconds(10));
+            assertNotNull(second);
+            assertEquals(1, second.sequence());
+            assertArrayEquals(Payloads.of(1, 10), second.payload());
+        } finally {
+            writer.close();
+        }
+    }
+
     /** @return how many of this process's mappings are of a file whose name ends with {@code suffix} */
     private static long mappingsOf(String suffix) throws java.io.IOException {
         try (java.util.stream.Stream<String> lines = Files.lines(Path.of("/proc/self/maps"))) {

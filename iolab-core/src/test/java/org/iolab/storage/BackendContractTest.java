@@ -215,6 +215,40 @@ class BackendContractTest {
         assertTrue(missing.getMessage().contains("missing"), missing.getMessage());
     }
 
+    /**
+     * A reader opened while a writer's file was long, after the writer has cut it to a page boundary: readPresent
+     * returns what is left and 0 past it. A mapped backend's read would touch the cut pages of its old mapping
+     * (SIGBUS); readPresent must not.
+     */
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void readPresentReadsWhatIsLeftOfAFileCutSinceItWasOpened(Backend backend) throws IOException {
+        Path p = dir.resolve("cut");
+        try (StorageFile w = backend.open(p, true)) {
+            w.write(0, patterned(0, 3 * 4096, false));
+        }
+        try (StorageFile r = backend.open(p, false)) {
+            assertEquals(3 * 4096, r.size());
+            ByteBuffer all = ByteBuffer.allocate(3 * 4096);
+            assertEquals(3 * 4096, r.readPresent(0, all));
+            assertEquals(all.capacity(), all.position());
+            assertArrayEquals(patterned(0, 3 * 4096, false).array(), all.array());
+            try (java.io.RandomAccessFile raf = new java.io.RandomAccessFile(p.toFile(), "rw")) {
+                raf.setLength(4096); // what a mapped writer's close does to its zero tail
+            }
+            ByteBuffer word = ByteBuffer.allocate(4);
+            assertEquals(0, r.readPresent(4096, word));
+            assertEquals(0, word.position());
+            assertEquals(0, r.readPresent(2 * 4096 + 8, ByteBuffer.allocateDirect(16)));
+            ByteBuffer straddle = ByteBuffer.allocate(100);
+            assertEquals(40, r.readPresent(4096 - 40, straddle));
+            assertEquals(40, straddle.position());
+            assertArrayEquals(java.util.Arrays.copyOfRange(patterned(0, 4096, false).array(), 4096 - 40, 4096),
+                    java.util.Arrays.copyOf(straddle.array(), 40));
+            assertThrows(IolabException.class, () -> r.readPresent(-1, ByteBuffer.allocate(1)));
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Backend.class)
     void concurrentReadersSeeWrittenBytesWhileTheWriterGrowsTheFile(Backend backend) throws Exception {
