@@ -19,6 +19,7 @@ import org.iolab.storage.Durability;
 import org.iolab.store.CompactResult;
 import org.iolab.store.Store;
 import org.iolab.store.StoreOptions;
+import org.iolab.store.StoreRecoveryNeededException;
 import org.iolab.store.StoreReport;
 import org.iolab.store.StoreStats;
 import picocli.CommandLine;
@@ -65,6 +66,24 @@ public final class StoreCommand implements Callable<Integer> {
             o = o.withBackend(Backend.parse(backend));
         }
         return Store.open(file, o);
+    }
+
+    /**
+     * Opens an existing store to read it, writing nothing (a shared lock: other readers may read too, writers wait
+     * for it). A store that an unclean stop left needing recovery is opened for writing instead, which recovers
+     * it; standard error says so.
+     */
+    private static Store openToRead(Path file, String backend) {
+        StoreOptions o = StoreOptions.defaults();
+        if (backend != null) {
+            o = o.withBackend(Backend.parse(backend));
+        }
+        try {
+            return Store.openReadOnly(existing(file), o);
+        } catch (StoreRecoveryNeededException e) {
+            System.err.println("iolab: " + file + " was not closed cleanly; recovering it first (this writes to it)");
+            return open(file, backend, Durability.NONE);
+        }
     }
 
     private static void write(OutputStream out, ByteBuffer b) throws IOException {
@@ -263,7 +282,7 @@ public final class StoreCommand implements Callable<Integer> {
         @Override
         public Integer call() throws IOException {
             byte[] value;
-            try (Store store = open(existing(target.file), target.backend, Durability.NONE)) {
+            try (Store store = openToRead(target.file, target.backend)) {
                 value = store.get(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
             }
             if (value == null) {
@@ -287,7 +306,7 @@ public final class StoreCommand implements Callable<Integer> {
         @Override
         public Integer call() throws IOException {
             OutputStream out = new BufferedOutputStream(System.out, 1 << 16);
-            try (Store store = open(existing(target.file), target.backend, Durability.NONE)) {
+            try (Store store = openToRead(target.file, target.backend)) {
                 IOException[] failed = {null};
                 store.scan((k, v) -> {
                     if (failed[0] == null) {
@@ -396,7 +415,7 @@ public final class StoreCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             StoreStats s;
-            try (Store store = open(existing(target.file), target.backend, Durability.NONE)) {
+            try (Store store = openToRead(target.file, target.backend)) {
                 s = store.stats();
             }
             System.out.println("file:           " + target.file);

@@ -128,6 +128,45 @@ class StoreCliIT {
         }
     }
 
+    /** get, dump and stats open the store read-only: they leave every byte of its files as it was. */
+    @Test
+    void readingCommandsWriteNothing(@TempDir Path tmp) throws Exception {
+        Path file = tmp.resolve("s.store");
+        assertEquals(0, iolab(puts(0, 300, "") + "-key-7\n", "store", "load", file.toString()).exit());
+        java.util.function.Supplier<Map<String, String>> files = () -> {
+            Map<String, String> all = new java.util.TreeMap<>();
+            try (java.util.stream.Stream<Path> walk = Files.walk(tmp)) {
+                for (Path p : walk.filter(Files::isRegularFile).toList()) {
+                    all.put(tmp.relativize(p).toString(), java.util.HexFormat.of().formatHex(Files.readAllBytes(p))
+                            + " " + Files.getLastModifiedTime(p));
+                }
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            return all;
+        };
+        Map<String, String> before = files.get();
+        Run get = iolab("", "store", "get", file.toString(), "key-8");
+        assertEquals("value-8\n", get.out(), get.err());
+        assertEquals("", get.err());
+        Run dump = iolab("", "store", "dump", file.toString());
+        assertEquals(299, dump.out().lines().count(), dump.err());
+        Run stats = iolab("", "store", "stats", file.toString());
+        assertTrue(stats.out().contains("live records:   299"), stats.out());
+        assertEquals(before, files.get(), "a reading command changed the store's files");
+        // they share the lock with other readers (this JVM's, here), and a writer waits for them all
+        try (org.iolab.store.Store reader = org.iolab.store.Store.openReadOnly(file,
+                org.iolab.store.StoreOptions.defaults())) {
+            Run whileRead = iolab("", "store", "get", file.toString(), "key-9");
+            assertEquals("value-9\n", whileRead.out(), whileRead.err());
+            Run writer = iolab("key-9\tchanged\n", "store", "load", file.toString());
+            assertUserError(writer, file.toString());
+            assertTrue(writer.err().contains("already open"), writer.err());
+            assertArrayEquals("value-9".getBytes(StandardCharsets.UTF_8), reader.get("key-9".getBytes(
+                    StandardCharsets.UTF_8)));
+        }
+    }
+
     @Test
     void deletingHalfAndReloadingReusesTheSpace(@TempDir Path tmp) throws Exception {
         Path file = tmp.resolve("s");

@@ -132,7 +132,8 @@ import org.iolab.storage.StorageFile;
  *
  * <h2>Concurrency</h2>
  * One writer per file: {@link #open} takes an exclusive lock on {@code FILE.lock}; a second writer, in this process
- * or another, gets {@link StoreLockedException}. Writes ({@code put}, {@code delete}, {@code sync},
+ * or another, gets {@link StoreLockedException}. {@link #openReadOnly} takes a shared lock on it instead: any number
+ * of read-only stores, and no writer, while they are open. Writes ({@code put}, {@code delete}, {@code sync},
  * {@code compact}) are serialized; any number of threads may {@code get}, {@code contains} and {@code scan}
  * concurrently with them (a read lock held during the read and the visitor call).
  *
@@ -177,6 +178,10 @@ public final class Store implements AutoCloseable {
     private final HashSet<Long> pendingSet = new HashSet<>();
     /** Problems found and dropped while repairing; null: damage throws. */
     private final List<StoreReport.Problem> repairs;
+    /** Opened by {@link #openReadOnly}: nothing is written, every write throws. */
+    private final boolean readOnly;
+    /** A read-only store's hold on the shared lock; null otherwise. */
+    private final FileLocks.Shared shared;
 
     /** The redo log and the store sequence of its record 0. */
     private record Log(Journal journal, long base) {
@@ -223,6 +228,14 @@ public final class Store implements AutoCloseable {
 
     private Store(Path file, StoreOptions options, FileChannel lockChannel, FileLock lock,
             List<StoreReport.Problem> repairs) {
+        this(file, options, lockChannel, lock, repairs, null);
+    }
+
+    /** @param shared for a read-only store, its hold on the shared lock (else null: the store writes) */
+    private Store(Path file, StoreOptions options, FileChannel lockChannel, FileLock lock,
+            List<StoreReport.Problem> repairs, FileLocks.Shared shared) {
+        this.readOnly = shared != null;
+        this.shared = shared;
         this.file = file;
         this.walDir = file.resolveSibling(file.getFileName() + ".wal");
         this.options = options;
@@ -230,7 +243,9 @@ public final class Store implements AutoCloseable {
         this.lockChannel = lockChannel;
         this.lock = lock;
         this.repairs = repairs;
-        this.data = options.opener().open(file, true);
+        this.data = options.opener().open(file, !readOnly);
+        // a read-only store reads with copies: a backend maps only a file it may write (StorageFile.mapping)
+        this.unmapped = readOnly;
         try {
             remapped();
             recover();
@@ -271,6 +286,42 @@ public final class Store implements AutoCloseable {
             return new Store(f, options, (FileChannel) fileLock.acquiredBy(), fileLock, null);
         } catch (RuntimeException | Error e) {
             release(fileLock);
+            throw e;
+        }
+    }
+
+    /**
+     * Opens the store in {@code file} to read it, writing nothing: {@code get}, {@code contains}, {@code size},
+     * {@code scan} and {@code stats} work; {@code put}, {@code delete}, {@code sync} and {@code compact} throw. It
+     * holds a shared lock on {@code FILE.lock} until closed, so writers are refused meanwhile (readers are not).
+     * Values are read with copies, whatever the backend. A store that needs recovery first (an unclean stop: the
+     * header says open, or the redo log holds operations after the checkpoint) is refused with
+     * {@link StoreRecoveryNeededException}: recovery writes, so open it once with {@link #open}.
+     *
+     * @param file the data file
+     * @param options the backend (durability and thresholds are not used)
+     * @return the open store; close it
+     * @throws StoreLockedException when a writer has the store open
+     * @throws StoreRecoveryNeededException when the store was not closed cleanly
+     * @throws StoreCorruptedException when the file is not a store, or the data file is damaged
+     * @throws IolabException when the file is missing or cannot be read
+     */
+    public static Store openReadOnly(Path file, StoreOptions options) {
+        Path f = file.toAbsolutePath();
+        if (Files.isDirectory(f)) {
+            throw new IolabException("store file " + f + " is a directory: give the store's data file");
+        }
+        if (!Files.exists(f)) {
+            throw new IolabException("no store file " + f + ": give the data file a store was created in");
+        }
+        FileLocks.Shared hold = FileLocks.tryShared(f.resolveSibling(f.getFileName() + ".lock"));
+        if (hold == null) {
+            throw new StoreLockedException(f.resolveSibling(f.getFileName() + ".lock"));
+        }
+        try {
+            return new Store(f, options, null, null, null, hold);
+        } catch (RuntimeException | Error e) {
+            hold.release(true);
             throw e;
         }
     }
@@ -379,12 +430,18 @@ public final class Store implements AutoCloseable {
     private void recover() {
         try {
             // a compaction that did not reach its rename: the data file is still the old one, complete
-            Files.deleteIfExists(file.resolveSibling(file.getFileName() + ".compact"));
+            if (!readOnly) {
+                Files.deleteIfExists(file.resolveSibling(file.getFileName() + ".compact"));
+            }
         } catch (IOException e) {
             throw IolabException.io("delete the unfinished compaction file of", file, e);
         }
         Header h = readHeader(data, file);
         if (h == null) {
+            if (isBlank(data, file) && readOnly) {
+                throw new StoreRecoveryNeededException(file, "its creation was interrupted (the file holds only"
+                        + " zeros)");
+            }
             if (isBlank(data, file)) {
                 create();
                 return;
@@ -421,9 +478,16 @@ public final class Store implements AutoCloseable {
         boolean logged = segmentNames(walDir).length > 0;
         List<ByteBuffer> records = logged ? redoRecords(h.checkpointSeq()) : new ArrayList<>();
         boolean unclean = !h.clean() || !records.isEmpty();
+        if (unclean && readOnly) {
+            throw new StoreRecoveryNeededException(file, records.isEmpty() ? "it was not closed cleanly"
+                    : "its redo log holds " + records.size() + " operations after its last checkpoint");
+        }
         if (!unclean && repairs == null) {
             if (!loadCheckpoint(h)) {
                 scan(Slots.DATA_START, dataEnd, new Scanner.Policy(Long.MAX_VALUE, false, 0, Long.MAX_VALUE, false));
+            }
+            if (readOnly) {
+                return; // a zero tail past the data end, the redo log's empty segments: left for the writer
             }
             if (data.size() > dataEnd) {
                 truncateData(dataEnd);
@@ -619,7 +683,9 @@ public final class Store implements AutoCloseable {
 
     /** Adds the redo records after {@code cpSeq} to {@code out}, in order (copies), up to the first damage. */
     private void readRedo(long cpSeq, List<ByteBuffer> out) {
-        Journal j = Journal.open(walDir, options.journalOptions());
+        // a read-only store holds the shared lock, so no writer appends meanwhile; its open truncates nothing
+        Journal j = readOnly ? Journal.openReadOnly(walDir, options.journalOptions())
+                : Journal.open(walDir, options.journalOptions());
         try {
             Redo.read(j, cpSeq, walDir, out);
         } finally {
@@ -1851,13 +1917,15 @@ public final class Store implements AutoCloseable {
     // ---------------------------------------------------------------- verify, repair
 
     /**
-     * Checks a store without changing anything (and without its lock): both header copies, the index checkpoint,
-     * the redo log, and every slot's shape and CRC; after an unclean stop, also what the next open checks after
-     * its replay: that every entry of the index the checkpoint and the redo log give points at a live record of its
-     * key (not at a hole or another key's record, which shows that the redo log lost operations).
+     * Checks a store without changing anything, under readers' shared lock (as {@link #openReadOnly}): both header
+     * copies, the index checkpoint, the redo log, and every slot's shape and CRC; after an unclean stop, also what the
+     * next open checks after its replay: that every entry of the index the checkpoint and the redo log give points at
+     * a live record of its key (not at a hole or another key's record, which shows that the redo log lost
+     * operations).
      *
      * @param file the data file
      * @return every problem found
+     * @throws StoreLockedException when a writer has the store open (its changes would read as damage)
      */
     public static StoreReport verify(Path file) {
         return Verifier.verify(file.toAbsolutePath());
@@ -1903,7 +1971,7 @@ public final class Store implements AutoCloseable {
                 return;
             }
             try {
-                if (failure == null) {
+                if (failure == null && !readOnly) {
                     checkpoint();
                 }
             } finally {
@@ -1926,6 +1994,9 @@ public final class Store implements AutoCloseable {
                     } finally {
                         if (lock != null) {
                             release(lock);
+                        }
+                        if (shared != null) {
+                            shared.release(false);
                         }
                     }
                 }
@@ -1975,6 +2046,9 @@ public final class Store implements AutoCloseable {
 
     private void checkWritable() {
         checkOpen();
+        if (readOnly) {
+            throw new IolabException("store " + file + " is open read-only; open it with Store.open to write");
+        }
         Throwable f = failure;
         if (f != null) {
             throw new IolabException("store " + file + " failed earlier and can no longer write: " + f

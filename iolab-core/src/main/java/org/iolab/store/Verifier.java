@@ -11,6 +11,7 @@ import org.iolab.journal.Journal;
 import org.iolab.journal.JournalOptions;
 import org.iolab.journal.VerifyReport;
 import org.iolab.storage.Backend;
+import org.iolab.storage.FileLocks;
 import org.iolab.storage.StorageFile;
 
 /** {@link Store#verify(Path)}: reads everything, changes nothing. */
@@ -22,6 +23,23 @@ final class Verifier {
         if (!Files.isRegularFile(file)) {
             throw new IolabException("no store file " + file + ": give the data file a store was opened with");
         }
+        // readers' shared lock: a writer changing the files under the check would make it report damage that is
+        // not there; a file that turns out not to be a store keeps no lock file beside it
+        FileLocks.Shared hold = FileLocks.tryShared(file.resolveSibling(file.getFileName() + ".lock"));
+        if (hold == null) {
+            throw new StoreLockedException(file.resolveSibling(file.getFileName() + ".lock"));
+        }
+        boolean store = false;
+        try {
+            StoreReport report = check(file);
+            store = report.ok() || Store.beginsAsStore(file);
+            return report;
+        } finally {
+            hold.release(!store);
+        }
+    }
+
+    private static StoreReport check(Path file) {
         List<StoreReport.Problem> problems = new ArrayList<>();
         try (StorageFile f = Backend.DEFAULT.open(file, false)) {
             long size = f.size();

@@ -33,6 +33,13 @@ public final class SmallDisk implements AutoCloseable {
         return mount;
     }
 
+    /** Remounts it read-only: every write, and every open for writing, fails with EROFS. */
+    public void makeReadOnly() throws IOException, InterruptedException {
+        if (run("mount", "-o", "remount,ro", mount.toString()) != 0) {
+            throw new IOException("cannot remount " + mount + " read-only");
+        }
+    }
+
     @Override
     public void close() throws IOException {
         try {
