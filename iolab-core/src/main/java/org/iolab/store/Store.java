@@ -281,12 +281,35 @@ public final class Store implements AutoCloseable {
      */
     public static Store open(Path file, StoreOptions options) {
         Path f = file.toAbsolutePath();
+        Path lockFile = f.resolveSibling(f.getFileName() + ".lock");
+        boolean lockExisted = Files.exists(lockFile);
         FileLock fileLock = acquire(f);
         try {
             return new Store(f, options, (FileChannel) fileLock.acquiredBy(), fileLock, null);
         } catch (RuntimeException | Error e) {
+            if (!lockExisted && !Files.exists(f)) {
+                deleteQuietly(lockFile); // while still held; nothing of a store is left beside it
+            } else if (!lockExisted && e instanceof StoreCorruptedException && !beginsAsStoreQuietly(f)) {
+                deleteQuietly(lockFile); // a file of another kind, refused: leave nothing beside it
+            }
             release(fileLock);
             throw e;
+        }
+    }
+
+    private static boolean beginsAsStoreQuietly(Path file) {
+        try {
+            return beginsAsStore(file);
+        } catch (RuntimeException e) {
+            return true;
+        }
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // an empty lock file left behind is harmless
         }
     }
 

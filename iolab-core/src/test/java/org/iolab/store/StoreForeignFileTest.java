@@ -33,7 +33,12 @@ class StoreForeignFileTest {
         assertTrue(e.getMessage().contains("the file is unchanged"), e.getMessage());
         assertArrayEquals(content, Files.readAllBytes(file), name + " was changed");
         assertFalse(Files.exists(IndexFile.of(file)), name + ": a checkpoint was written");
+        Path lock = file.resolveSibling(name + ".lock");
+        assertFalse(foreign && Files.exists(lock), name + ": the refused open left " + lock + " behind");
+        assertThrows(StoreCorruptedException.class, () -> Store.openReadOnly(file, StoreOptions.defaults()));
+        assertFalse(foreign && Files.exists(lock), name + ": the refused read-only open left " + lock + " behind");
         assertFalse(Store.verify(file).ok(), name + ": verify called it a store");
+        assertFalse(foreign && Files.exists(lock), name + ": verify left " + lock + " behind");
         assertArrayEquals(content, Files.readAllBytes(file), name + " was changed by verify");
         // repair rewrites any file: the command line asks this first (a 26 KB text file was cut to 4096 bytes)
         assertEquals(!foreign, Store.beginsAsStore(file), name);
