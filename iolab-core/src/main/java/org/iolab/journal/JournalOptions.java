@@ -98,9 +98,11 @@ public final class JournalOptions {
     /**
      * @param value how new segment files are preallocated: {@link Preallocation#NONE} (grown by writes),
      *        {@link Preallocation#ZERO_FILL} (written full of zeros and synced) or {@link Preallocation#FALLOCATE}
-     *        (the default). With {@code NONE} a mapping backend's segment is sparse: on a full disk the first append
-     *        into a page with no block behind it faults, and the JVM throws {@code InternalError} from the append
-     *        instead of an {@link org.iolab.IolabException}; the other two find a full disk when the segment is made
+     *        (the default). The latter two find a full disk when the segment is made. With {@code NONE} the
+     *        copying backends find it at the write that needs a block; a mapping backend allocates its mapping's
+     *        blocks as it maps them (the whole segment for {@code segment}, steps for {@code mapped}), so the append
+     *        that needs a step throws {@link org.iolab.os.NoSpaceException}: never a fault from a store into a page
+     *        with no block behind it
      * @return a copy with it
      */
     public JournalOptions withPreallocation(Preallocation value) {

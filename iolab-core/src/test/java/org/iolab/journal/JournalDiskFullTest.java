@@ -10,7 +10,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.iolab.IolabException;
+import org.iolab.catalogue.Preallocation;
 import org.iolab.os.NoSpaceException;
+import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
 import org.iolab.testing.SmallDisk;
 import org.junit.jupiter.api.AfterEach;
@@ -18,6 +20,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * A journal that meets a full disk when it makes a segment says so ({@link NoSpaceException}, naming the segment)
@@ -77,6 +81,39 @@ class JournalDiskFullTest {
             assertTrue(n[0] > 10_000, n[0] + " records readable");
             assertTrue(appended == 0 || n[0] <= appended, n[0] + " of " + appended);
             assertEquals(segs.size(), segments(dir).size());
+        }
+    }
+
+    /**
+     * Segments made with no preallocation on a mapping backend: the mapping grows in steps whose blocks are
+     * allocated (fallocate), so a full disk is a {@link NoSpaceException} from the append that needs the step, not a
+     * SIGBUS ({@code InternalError}) from a store into a page with no block behind it, as with sparse growth.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Backend.class, names = {"MAPPED", "SEGMENT"})
+    void aMappedSegmentGrownWithoutPreallocationMeetsAFullDiskAsNoSpace(Backend backend) throws IOException {
+        Path dir = mount.resolve("j-" + backend);
+        JournalOptions o = JournalOptions.defaults().withDurability(Durability.NONE).withBackend(backend)
+                .withPreallocation(Preallocation.NONE).withSegmentSize(768 << 10);
+        long acknowledged = -1;
+        try (Journal j = Journal.open(dir, o)) {
+            IolabException e = assertThrows(IolabException.class, () -> {
+                for (int i = 0; i < 1_000_000; i++) {
+                    j.append(new byte[1000]);
+                }
+            });
+            assertTrue(e instanceof NoSpaceException, e.toString());
+            assertTrue(e.getMessage().contains(dir.toString()), e.getMessage());
+            acknowledged = j.nextSequence();
+        } catch (IolabException closing) {
+            // a journal that failed may refuse its close; the files are what counts
+        }
+        try (Journal j = Journal.openReadOnly(dir, o)) {
+            long[] n = {0};
+            j.read(0, (seq, payload) -> payload.remaining() == 1000 && n[0]++ >= 0);
+            assertTrue(n[0] > 1000, n[0] + " records readable of " + acknowledged + "; files " + segments(dir).stream()
+                    .map(p -> p.getFileName() + "=" + p.toFile().length()).toList());
+            assertTrue(acknowledged < 0 || n[0] >= acknowledged, n[0] + " of " + acknowledged + " appended");
         }
     }
 }
