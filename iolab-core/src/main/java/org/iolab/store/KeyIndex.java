@@ -264,7 +264,10 @@ final class KeyIndex {
         t[i] = entry;
     }
 
-    /** Removes the entry at {@code pos}, shifting later entries of its cluster back; readers excluded. */
+    /**
+     * Removes the entry at {@code pos}, shifting later entries of its cluster back, and may shrink the shard's table
+     * ({@link #shrink}): positions found before are invalid after it. Readers excluded.
+     */
     void removeAt(int pos) {
         int s = pos >>> POS_SHIFT;
         long[] t = shards[s];
@@ -278,7 +281,7 @@ final class KeyIndex {
             j = (j + 1) & mask;
             long e = t[j];
             if (e == 0) {
-                return;
+                break;
             }
             int h = home(e, t.length);
             // leave e where it is when its home lies cyclically in (i, j]
@@ -289,6 +292,38 @@ final class KeyIndex {
                 i = j;
             }
         }
+        shrink(s);
+    }
+
+    /**
+     * Halves a shard's table once its entries fill less than an eighth of it (a table doubles at three quarters), so
+     * the index's memory follows the live keys down as well as up: a store that once held 25 million keys and now
+     * holds a thousand kept half a gigabyte of tables.
+     */
+    private void shrink(int s) {
+        long[] t = shards[s];
+        if (t.length > 1 << MIN_SHARD_BITS && counts[s] < t.length >>> 3) {
+            int length = t.length;
+            while (length > 1 << MIN_SHARD_BITS && counts[s] < length >>> 3) {
+                length >>>= 1;
+            }
+            long[] smaller = new long[length];
+            for (long e : t) {
+                if (e != 0) {
+                    put(smaller, e);
+                }
+            }
+            SHARD.setRelease(shards, s, smaller);
+        }
+    }
+
+    /** @return the slots of every placed shard's table (what the index holds in memory, 8 bytes each) */
+    long tableSlots() {
+        long n = 0;
+        for (long[] t : shards) {
+            n += t == null ? 0 : t.length;
+        }
+        return n;
     }
 
     /**

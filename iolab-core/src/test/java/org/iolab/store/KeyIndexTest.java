@@ -99,6 +99,41 @@ class KeyIndexTest {
         }
     }
 
+    /** Tables grow with the keys and shrink with them: 200,000 keys inserted, all but 1,000 removed. */
+    @Test
+    void tablesShrinkWhenMostKeysAreRemovedAndKeepEveryOther() {
+        SplittableRandom rnd = new SplittableRandom(11);
+        KeyIndex index = new KeyIndex();
+        Map<Long, Long> model = new HashMap<>();
+        for (int i = 0; i < 200_000; i++) {
+            long hash = rnd.nextLong();
+            long offset = Slots.DATA_START + 8L * i;
+            index.insert(hash, offset);
+            model.put(hash, offset);
+        }
+        long peak = index.tableSlots();
+        assertTrue(peak >= 200_000 * 4 / 3, peak + " slots for 200,000 keys");
+        List<Long> hashes = new ArrayList<>(model.keySet());
+        for (int i = 0; i < hashes.size() - 1000; i++) {
+            long h = hashes.get(i);
+            index.removeAt(find(index, h, model.remove(h)));
+        }
+        assertEquals(1000, index.size());
+        // at most an eighth full before a halving: 1,000 keys in under 8 slots each, and every shard's least
+        assertTrue(index.tableSlots() <= 8 * 1000 + KeyIndex.SHARDS * (1 << KeyIndex.MIN_SHARD_BITS),
+                index.tableSlots() + " slots left for 1,000 keys (" + peak + " at 200,000)");
+        for (Map.Entry<Long, Long> e : model.entrySet()) {
+            int pos = find(index, e.getKey(), e.getValue());
+            assertTrue(pos >= 0, "lost " + Long.toHexString(e.getKey()));
+            assertEquals(e.getValue(), index.offsetAt(pos));
+        }
+        KeyIndex loaded = reload(index); // the checkpoint gives the smaller tables back as they are
+        assertEquals(checkpointForm(index), checkpointForm(loaded));
+        for (Map.Entry<Long, Long> e : model.entrySet()) {
+            assertTrue(find(loaded, e.getKey(), e.getValue()) >= 0);
+        }
+    }
+
     @Test
     void readersPlacingTheSameShardsAtOnceAllSeeEveryEntry() throws Exception {
         SplittableRandom rnd = new SplittableRandom(11);
