@@ -157,6 +157,77 @@ final class FreeSpace {
         }
     }
 
+    /**
+     * Merges every run of holes that lie end to end into one hole (each at most {@code maxLength} bytes), and drops a
+     * hole that ends at {@code dataEnd}: freed neighbours become one hole a longer record fits in, and freed records
+     * at the end of the data give their space back to the file. O(holes) when no hole has a neighbour, else a sort.
+     *
+     * @param maxLength the longest hole to make (a slot's longest)
+     * @param dataEnd the end of the data
+     * @return the merged holes as {@code offset, length} pairs (their free headers must be written), then, last, the
+     *         new end of the data: {@code dataEnd}, or the start of the hole that ended there
+     */
+    long[] merge(int maxLength, long dataEnd) {
+        boolean[] adjacent = {false};
+        long[] tail = {-1};
+        byOffset.forEach((offset, length) -> {
+            if (byOffset.get(offset + length) >= 0) {
+                adjacent[0] = true;
+            }
+            if (offset + length == dataEnd) {
+                tail[0] = offset;
+            }
+        });
+        long[] out = new long[1];
+        int n = 0;
+        if (adjacent[0]) {
+            long[] offsets = new long[byOffset.size()];
+            int[] k = {0};
+            byOffset.forEach((offset, length) -> offsets[k[0]++] = offset);
+            Arrays.sort(offsets);
+            for (int i = 0; i < offsets.length; ) {
+                long start = offsets[i];
+                long end = start + (byOffset.get(start) >>> 32);
+                int j = i + 1;
+                while (j < offsets.length && offsets[j] == end && end - start + (byOffset.get(end) >>> 32) <= maxLength) {
+                    end += byOffset.get(end) >>> 32;
+                    j++;
+                }
+                if (j - i > 1) {
+                    for (int m = i; m < j; m++) {
+                        remove(offsets[m]);
+                    }
+                    add(start, (int) (end - start));
+                    if (out.length < n + 3) {
+                        out = Arrays.copyOf(out, Math.max(n + 3, out.length * 2));
+                    }
+                    out[n++] = start;
+                    out[n++] = end - start;
+                }
+                if (end == dataEnd) {
+                    tail[0] = start;
+                }
+                i = j;
+            }
+        }
+        long end = dataEnd;
+        if (tail[0] >= 0 && remove(tail[0]) >= 0) {
+            end = tail[0];
+            // a merged hole that is now the tail needs no header
+            for (int i = 0; i < n; i += 2) {
+                if (out[i] == tail[0]) {
+                    out[i] = out[n - 2];
+                    out[i + 1] = out[n - 1];
+                    n -= 2;
+                    break;
+                }
+            }
+        }
+        out = Arrays.copyOf(out, n + 1);
+        out[n] = end;
+        return out;
+    }
+
     /** Makes room for {@code holes} more holes at once (a checkpoint's), instead of doubling on the way there. */
     void expect(int holes) {
         byOffset.reserve(byOffset.size() + holes);

@@ -109,8 +109,9 @@ import org.iolab.storage.StorageFile;
  *       {@link #durableSequence()} survives an OS crash and a power loss (if the device honours flushes).</li>
  * </ul>
  * A checkpoint (on close, {@link #sync()} at NONE, when the redo log passes {@link StoreOptions#redoLimit()}, after
- * {@link #compact()}) writes the free headers of the holes, fsyncs the data file, writes {@code FILE.idx}, writes
- * the header (clean) and empties the redo log. Recovery (an open after an unclean stop) loads the checkpoint,
+ * {@link #compact()}) merges holes that lie end to end into one (up to the longest slot) and drops the holes at the
+ * end of the data, writes the free headers of the holes, fsyncs the data file, writes {@code FILE.idx}, writes
+ * the header (clean), cuts the file at the (possibly shorter) data end and empties the redo log. Recovery (an open after an unclean stop) loads the checkpoint,
  * applies every redo record after it to the index and the free space, checks that every index entry then points at
  * a live record of its key with a valid CRC (one a redo record writes, or one on disk), and only then writes the
  * records' slot bytes at their offsets and their frees, rewrites the holes' headers, cuts the file at the data end
@@ -1673,17 +1674,27 @@ public final class Store implements AutoCloseable {
         long stamp = rw.writeLock();
         try {
             drainLocked(Long.MAX_VALUE);
+            // neighbouring holes become one, and a hole at the end of the data goes: safe here, as the redo log
+            // starts afresh after this checkpoint (a replay never sees holes other than the checkpoint's). A crash
+            // before the header leaves the old checkpoint, whose holes a recovery rewrites, or a scan, which finds
+            // the merged header covering the old ones
+            long[] merged = free.merge(Slots.MAX_SLOT, dataEnd);
+            long end = merged[merged.length - 1];
+            long seq = lastSeq;
             if (rewriteHoles) {
-                long seq = lastSeq;
                 free.forEach((offset, length) -> writeFree(offset, length, seq));
                 rewriteHoles = false;
+            } else {
+                for (int i = 0; i + 1 < merged.length; i += 2) {
+                    writeFree(merged[i], (int) merged[i + 1], seq);
+                }
             }
             if (data.size() != dataEnd) {
                 // longer: debris after the data; shorter: a repaired file cut inside its header page
                 truncateData(dataEnd);
             }
             data.force(true);
-            Header h = header.next(lastSeq, dataEnd, true, false);
+            Header h = header.next(lastSeq, end, true, false);
             if (options.checkpoint()) {
                 IndexFile.write(file, h, index, free, liveBytes, storedBytes);
             } else {
@@ -1694,6 +1705,11 @@ public final class Store implements AutoCloseable {
             header = h;
             dirtyOnDisk = false;
             checkpointSeq = lastSeq;
+            if (end < dataEnd) {
+                // only once the header names the shorter data: a header must never name more than the file holds
+                dataEnd = end;
+                truncateData(end);
+            }
         } finally {
             rw.unlockWrite(stamp);
         }

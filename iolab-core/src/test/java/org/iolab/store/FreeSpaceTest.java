@@ -32,6 +32,40 @@ class FreeSpaceTest {
     }
 
     @Test
+    void mergeJoinsNeighboursUpToTheLongestSlotAndDropsTheHoleAtTheDataEnd() {
+        FreeSpace f = new FreeSpace();
+        for (int i = 99; i >= 0; i--) {
+            f.add(4096 + 64L * i, 64); // 100 neighbours, added backwards
+        }
+        f.add(20_000, 40); // alone
+        long[] r = f.merge(1024, 30_000);
+        assertEquals(30_000, r[r.length - 1], "no hole ends at the data end");
+        assertEquals(2 * 7 + 1, r.length, "16 + 16 + ... + 4: seven merged holes");
+        assertEquals(8, f.count());
+        assertEquals(6400 + 40, f.bytes());
+        for (int i = 0; i < 6; i++) {
+            assertEquals(1024, f.take(1024, new int[1]) >= 0 ? 1024 : -1);
+        }
+        assertEquals(4096 + 6144, f.take(256, new int[1]));
+        assertEquals(20_000, f.take(40, new int[1]));
+        assertTrue(f.isEmpty());
+
+        FreeSpace tail = new FreeSpace();
+        tail.add(4096, 64);
+        tail.add(8192, 64);
+        tail.add(8256, 64); // ends at the data end, with its neighbour
+        long[] t = tail.merge(1024, 8320);
+        assertEquals(8192, t[t.length - 1]);
+        assertEquals(1, t.length, "the merged tail needs no header");
+        assertEquals(1, tail.count());
+        assertEquals(64, tail.bytes());
+        long[] none = tail.merge(1024, 8192 + 4096);
+        assertEquals(1, none.length);
+        assertEquals(8192 + 4096, none[0]);
+        assertEquals(1, tail.count());
+    }
+
+    @Test
     void homeSlotsSpreadOverTablesOfEverySize() {
         // a 2^26-slot map (about 33 million holes): homes must reach its upper half, not only the first 2^24 slots
         for (int bits : new int[] {6, 20, 26, 30}) {

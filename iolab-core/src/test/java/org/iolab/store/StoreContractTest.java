@@ -190,6 +190,56 @@ class StoreContractTest {
         }
     }
 
+    /**
+     * A checkpoint merges neighbouring holes, so a record longer than any one of them fits where they were, and drops
+     * the holes at the end of the data, so the file shrinks.
+     */
+    @ParameterizedTest
+    @MethodSource("configs")
+    void aCheckpointMergesNeighbouringHolesAndGivesBackTheHolesAtTheEnd(Backend backend, Durability durability) {
+        int slot = Slots.needed(9, 100);
+        long end;
+        try (Store s = Store.open(file(), options(backend, durability))) {
+            for (int i = 0; i < 100; i++) {
+                s.put(bytes(String.format("key%06d", i)), value(i, 100));
+            }
+            end = s.stats().dataEnd();
+            for (int i = 10; i < 20; i++) {
+                s.delete(bytes(String.format("key%06d", i)));
+            }
+            for (int i = 80; i < 100; i++) {
+                s.delete(bytes(String.format("key%06d", i)));
+            }
+        }
+        int big = 0;
+        while (Slots.needed(9, big + 8) <= 10 * slot) {
+            big += 8;
+        }
+        assertTrue(Slots.needed(9, big) > 9 * slot);
+        try (Store s = Store.open(file(), options(backend, durability))) {
+            StoreStats st = s.stats();
+            assertEquals(1, st.holes(), st.toString());
+            assertEquals(10L * slot, st.freeBytes(), st.toString());
+            assertEquals(end - 20L * slot, st.dataEnd(), st.toString());
+            assertEquals(st.dataEnd(), st.fileSize(), st.toString());
+            s.put(bytes("bigkey000"), value(-1, big)); // longer than any of the ten holes it replaces
+            assertEquals(end - 20L * slot, s.stats().dataEnd(), "the long record was appended: " + s.stats());
+            for (int i = 0; i < 100; i++) {
+                byte[] v = s.get(bytes(String.format("key%06d", i)));
+                if (i >= 10 && i < 20 || i >= 80) {
+                    assertNull(v, "key " + i);
+                } else {
+                    assertArrayEquals(value(i, 100), v, "key " + i);
+                }
+            }
+            assertArrayEquals(value(-1, big), s.get(bytes("bigkey000")));
+        }
+        assertTrue(Store.verify(file()).ok(), Store.verify(file()).toString());
+        try (Store s = Store.open(file(), options(backend, durability))) {
+            assertEquals(71, s.size());
+        }
+    }
+
     @ParameterizedTest
     @MethodSource("configs")
     void deleteHalfThenReinsertEqualSizedRecordsDoesNotGrowTheFile(Backend backend, Durability durability) {
