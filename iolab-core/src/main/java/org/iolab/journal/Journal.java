@@ -282,7 +282,7 @@ public final class Journal implements AutoCloseable {
         try {
             return new Journal(dir, options, channel, fileLock);
         } catch (RuntimeException | Error e) {
-            closeQuietly(channel);
+            FileLocks.release(fileLock);
             throw e;
         }
     }
@@ -500,7 +500,7 @@ public final class Journal implements AutoCloseable {
         } catch (IOException e) {
             throw IolabException.io("repair the journal in", dir, e);
         } finally {
-            closeQuietly((FileChannel) fileLock.acquiredBy());
+            FileLocks.release(fileLock);
         }
     }
 
@@ -1402,13 +1402,7 @@ public final class Journal implements AutoCloseable {
                     active.close();
                 } finally {
                     syncLock.unlock();
-                    try {
-                        lock.release();
-                    } catch (IOException e) {
-                        closeQuietly(lockChannel);
-                        throw IolabException.io("release the lock of", dir.resolve(LOCK_FILE), e);
-                    }
-                    closeQuietly(lockChannel);
+                    FileLocks.release(lock);
                 }
             }
         } finally {
@@ -1416,13 +1410,6 @@ public final class Journal implements AutoCloseable {
         }
     }
 
-    private static void closeQuietly(FileChannel ch) {
-        try {
-            ch.close();
-        } catch (IOException ignored) {
-            // nothing more to release
-        }
-    }
 
     @Override
     public String toString() {

@@ -6,34 +6,51 @@ import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import org.iolab.IolabException;
 
 /**
- * The locks the journal and the store take on a lock file: the single writer's exclusive lock, and readers' shared
- * lock ({@link #tryShared}), which keeps a writer out while they read.
+ * The locks the journal and the store take on a lock file: the single writer's exclusive lock ({@link #tryLock}),
+ * and readers' shared lock ({@link #tryShared}), which keeps a writer out while they read.
+ *
+ * <p>The locks are POSIX record locks ({@code fcntl}), which belong to the process, and closing <em>any</em>
+ * descriptor of a file releases all of them. So this class keeps one registry of every lock the process holds, by
+ * the lock file's identity (device and inode), and never opens a second channel on a file it holds a lock on: a
+ * refused attempt that opened one and closed it again would silently have unlocked the file for every other
+ * process while this one went on writing.
  */
 public final class FileLocks {
+    /** Every lock this process holds through this class: a {@link FileLock} (a writer's) or a {@link Shared}. */
+    private static final Map<Object, Object> HELD = new HashMap<>();
+    /** The registry key of each writer's lock. */
+    private static final Map<FileLock, Object> WRITERS = new IdentityHashMap<>();
     /**
-     * The shared locks this process holds, by lock file. The JDK refuses a second lock over the same bytes of a file
-     * in one process, shared or not, so readers in one process share one lock and count themselves on it.
+     * Channels on a file that something else in this process locked without this class: closing them would release
+     * that lock, so they are kept open (a refused attempt leaks one descriptor rather than a lock).
      */
-    private static final Map<Path, Shared> SHARED = new HashMap<>();
+    private static final List<FileChannel> KEPT_OPEN = new ArrayList<>();
 
     private FileLocks() {
     }
 
     /** A reader's hold on a shared lock; {@link #close()} lets go of it (the last holder in the process unlocks). */
     public static final class Shared implements AutoCloseable {
+        private final Object key;
         private final Path lockFile;
         private final FileLock lock;
         private final boolean created;
         private int holders = 1;
 
-        private Shared(Path lockFile, FileLock lock, boolean created) {
+        private Shared(Object key, Path lockFile, FileLock lock, boolean created) {
+            this.key = key;
             this.lockFile = lockFile;
             this.lock = lock;
             this.created = created;
@@ -46,23 +63,24 @@ public final class FileLocks {
 
         /**
          * Releases this hold, once per {@link #tryShared}; the last one in the process unlocks, and deletes the lock
-         * file when its lock made it and {@code deleteIfMade} (a reader that found nothing to read leaves nothing
-         * behind).
+         * file when its lock made it and {@code deleteIfMade}: for a reader that found no store there, so that it
+         * leaves nothing behind (a writer that opens the file meanwhile is refused while it is locked, and one that
+         * opens it after makes a new one).
          *
          * @param deleteIfMade delete the lock file if this process's shared lock created it
          */
         public void release(boolean deleteIfMade) {
-            synchronized (SHARED) {
+            synchronized (HELD) {
                 if (holders == 0 || --holders > 0) {
                     return;
                 }
-                SHARED.remove(lockFile);
+                HELD.remove(key);
                 if (lock == null) {
                     return;
                 }
                 if (created && deleteIfMade) {
                     try {
-                        Files.deleteIfExists(lockFile); // while still locked: a writer that opened it is refused
+                        Files.deleteIfExists(lockFile); // while still locked
                     } catch (IOException ignored) {
                         // an empty lock file left behind is harmless
                     }
@@ -78,6 +96,24 @@ public final class FileLocks {
     }
 
     /**
+     * @return the identity of {@code file} (device and inode, so that two paths to one file are one key), or its
+     *         normalized absolute path when it has none or does not exist
+     */
+    private static Object keyOf(Path file) {
+        try {
+            Object key = Files.readAttributes(file, BasicFileAttributes.class).fileKey();
+            if (key != null) {
+                return key;
+            }
+        } catch (NoSuchFileException e) {
+            // not there: not locked by this process either (a held lock file is only deleted by its holder)
+        } catch (IOException e) {
+            // unreadable attributes: the path has to do
+        }
+        return file.toAbsolutePath().normalize();
+    }
+
+    /**
      * Takes a shared lock on {@code lockFile} without waiting, or joins this process's: readers hold it together,
      * and a writer's {@link #tryLock} is refused while they do. A missing lock file is created (and remembered, see
      * {@link Shared#release}); where it cannot be (a read-only folder or file system, where no writer can work
@@ -88,82 +124,130 @@ public final class FileLocks {
      * @throws IolabException when an existing lock file cannot be opened or locked
      */
     public static Shared tryShared(Path lockFile) {
-        Path key = lockFile.toAbsolutePath().normalize();
-        synchronized (SHARED) {
-            Shared held = SHARED.get(key);
+        Path path = lockFile.toAbsolutePath().normalize();
+        synchronized (HELD) {
+            Object held = HELD.get(keyOf(path));
+            if (held instanceof Shared s) {
+                s.holders++;
+                return s;
+            }
             if (held != null) {
-                held.holders++;
-                return held;
+                return null; // this process's writer
             }
             FileChannel channel;
             boolean created = false;
             try {
                 try {
-                    channel = FileChannel.open(key, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                    channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                             StandardOpenOption.WRITE);
                     created = true;
                 } catch (FileAlreadyExistsException e) {
-                    channel = FileChannel.open(key, StandardOpenOption.READ);
+                    channel = FileChannel.open(path, StandardOpenOption.READ);
                 }
-            } catch (java.nio.file.AccessDeniedException | java.nio.file.ReadOnlyFileSystemException e) {
-                Shared none = new Shared(key, null, false);
-                SHARED.put(key, none);
-                return none;
             } catch (IOException e) {
-                if (Files.isDirectory(key.getParent()) && !Files.exists(key) && !Files.isWritable(key.getParent())) {
-                    Shared none = new Shared(key, null, false);
-                    SHARED.put(key, none);
+                if (!Files.exists(path) && !Files.isWritable(path.getParent())) {
+                    // a read-only folder or file system: no writer can lock or write here either
+                    Shared none = new Shared(path, path, null, false);
+                    HELD.put(path, none);
                     return none;
                 }
-                throw IolabException.io("open the lock file", key, e);
+                throw IolabException.io("open the lock file", path, e);
+            }
+            Object key = keyOf(path);
+            if (HELD.containsKey(key)) {
+                // the file was replaced by one this process holds since the look above: never close this channel
+                KEPT_OPEN.add(channel);
+                return HELD.get(key) instanceof Shared s ? join(s) : null;
             }
             FileLock fileLock;
             try {
                 fileLock = channel.tryLock(0, Long.MAX_VALUE, true);
             } catch (OverlappingFileLockException e) {
-                fileLock = null; // this process's writer holds it
+                KEPT_OPEN.add(channel); // locked in this process, not through this class: closing would unlock it
+                return null;
             } catch (IOException e) {
                 close(channel);
-                throw IolabException.io("lock", key, e);
+                throw IolabException.io("lock", path, e);
             }
             if (fileLock == null) {
-                close(channel);
+                close(channel); // another process's writer; this process holds nothing on the file
                 return null;
             }
-            Shared hold = new Shared(key, fileLock, created);
-            SHARED.put(key, hold);
+            Shared hold = new Shared(key, path, fileLock, created);
+            HELD.put(key, hold);
             return hold;
         }
     }
 
+    private static Shared join(Shared s) {
+        s.holders++;
+        return s;
+    }
+
     /**
-     * Takes an exclusive lock on {@code lockFile} (created if missing) without waiting.
+     * Takes an exclusive lock on {@code lockFile} (created if missing) without waiting. Release it with
+     * {@link #release(FileLock)}, never by closing its channel: the registry would still count it.
      *
      * @param lockFile the lock file
-     * @return the lock (its channel is {@link FileLock#acquiredBy()}; close that to release), or null when
-     *     another holder, in this process or another, has it
+     * @return the lock (its channel is {@link FileLock#acquiredBy()}), or null when another holder, a writer or
+     *     readers, in this process or another, has it
      * @throws IolabException when the file cannot be opened or locked
      */
     public static FileLock tryLock(Path lockFile) {
-        FileChannel channel;
-        try {
-            channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        } catch (IOException e) {
-            throw IolabException.io("open the lock file", lockFile, e);
+        Path path = lockFile.toAbsolutePath().normalize();
+        synchronized (HELD) {
+            if (HELD.containsKey(keyOf(path))) {
+                return null; // held in this process: a channel opened and closed here would unlock it for others
+            }
+            FileChannel channel;
+            try {
+                channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            } catch (IOException e) {
+                throw IolabException.io("open the lock file", path, e);
+            }
+            Object key = keyOf(path);
+            if (HELD.containsKey(key)) {
+                KEPT_OPEN.add(channel);
+                return null;
+            }
+            FileLock fileLock;
+            try {
+                fileLock = channel.tryLock();
+            } catch (OverlappingFileLockException e) {
+                KEPT_OPEN.add(channel); // locked in this process, not through this class: closing would unlock it
+                return null;
+            } catch (IOException e) {
+                close(channel);
+                throw IolabException.io("lock", path, e);
+            }
+            if (fileLock == null) {
+                close(channel); // another process holds it; this process holds nothing on the file
+                return null;
+            }
+            HELD.put(key, fileLock);
+            WRITERS.put(fileLock, key);
+            return fileLock;
         }
-        FileLock fileLock;
-        try {
-            fileLock = channel.tryLock();
-        } catch (OverlappingFileLockException e) {
-            fileLock = null;
-        } catch (IOException e) {
-            close(channel);
-            throw IolabException.io("lock", lockFile, e);
+    }
+
+    /**
+     * Releases a lock {@link #tryLock} took and closes its channel. Idempotent.
+     *
+     * @param fileLock the lock
+     */
+    public static void release(FileLock fileLock) {
+        synchronized (HELD) {
+            Object key = WRITERS.remove(fileLock);
+            if (key != null) {
+                HELD.remove(key);
+            }
+            try {
+                fileLock.release();
+            } catch (IOException ignored) {
+                // closing the channel releases it too
+            }
+            close(fileLock.channel());
         }
-        if (fileLock == null) {
-            close(channel);
-        }
-        return fileLock;
     }
 
     private static void close(FileChannel channel) {

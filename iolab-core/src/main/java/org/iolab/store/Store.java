@@ -345,7 +345,9 @@ public final class Store implements AutoCloseable {
         try {
             return new Store(f, options, null, null, null, hold);
         } catch (RuntimeException | Error e) {
-            hold.release(true);
+            // a lock file this open made beside a file of another kind goes; beside a store it stays, as other
+            // readers may hold it by now
+            hold.release(e instanceof StoreCorruptedException && !beginsAsStoreQuietly(f));
             throw e;
         }
     }
@@ -423,21 +425,9 @@ public final class Store implements AutoCloseable {
     }
 
     private static void release(FileLock fileLock) {
-        try {
-            fileLock.release();
-        } catch (IOException ignored) {
-            // closing the channel releases it too
-        }
-        closeQuietly((FileChannel) fileLock.acquiredBy());
+        FileLocks.release(fileLock);
     }
 
-    private static void closeQuietly(FileChannel ch) {
-        try {
-            ch.close();
-        } catch (IOException ignored) {
-            // nothing more to release
-        }
-    }
 
     /** fsyncs the directory holding {@code file} (after creating, renaming or deleting a file in it). */
     static void syncDirectory(Path file) {

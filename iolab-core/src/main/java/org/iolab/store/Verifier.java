@@ -29,13 +29,13 @@ final class Verifier {
         if (hold == null) {
             throw new StoreLockedException(file.resolveSibling(file.getFileName() + ".lock"));
         }
-        boolean store = false;
+        boolean foreign = false;
         try {
             StoreReport report = check(file);
-            store = report.ok() || Store.beginsAsStore(file);
+            foreign = !report.ok() && !Store.beginsAsStore(file);
             return report;
         } finally {
-            hold.release(!store);
+            hold.release(foreign);
         }
     }
 

@@ -133,6 +133,33 @@ class StoreReadOnlyTest {
         }
     }
 
+    /**
+     * Refused opens and verifies in the writer's own process leave its lock in place for other processes (closing
+     * any descriptor of the lock file used to release the process's POSIX lock: a second writer then got in).
+     */
+    @Test
+    void refusedOpensBesideAWriterLeaveItsLockForOtherProcesses() throws Exception {
+        Path file = tmp.resolve("s.iolab");
+        StoreOptions o = StoreOptions.defaults().withDurability(Durability.NONE);
+        try (Store w = Store.open(file, o)) {
+            w.put(b("a"), b("1"));
+            assertThrows(StoreLockedException.class, () -> Store.verify(file));
+            assertThrows(StoreLockedException.class, () -> Store.openReadOnly(file, o));
+            assertThrows(StoreLockedException.class, () -> Store.open(file, o));
+            String java = ProcessHandle.current().info().command().orElse("java");
+            Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+                    System.getProperty("java.class.path"), org.iolab.storage.LockFileProbe.class.getName(),
+                    "exclusive", tmp.resolve("s.iolab.lock").toString()).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            assertEquals(0, p.waitFor(), out);
+            assertEquals("refused", out, "another process could take the writer's lock");
+            w.put(b("b"), b("2"));
+        }
+        try (Store r = Store.openReadOnly(file, o)) {
+            assertArrayEquals(b("2"), r.get(b("b")));
+        }
+    }
+
     @Test
     void aStoreThatNeedsRecoveryIsRefusedUntouchedAndReadableOnceAWriterRecoveredIt() throws IOException {
         Path file = tmp.resolve("s.iolab");
