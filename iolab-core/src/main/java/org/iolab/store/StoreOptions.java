@@ -79,7 +79,11 @@ public final class StoreOptions {
 
     /**
      * @param value write the index checkpoint file {@code FILE.idx} at every checkpoint, so that an open loads
-     *        the index instead of scanning the data file (true by default); false: every open scans
+     *        the index instead of scanning the data file (true by default); false: every open scans. Without it a
+     *        recovery after an OS crash or a power loss at {@link Durability#BATCH} cannot tell a torn write that was
+     *        never acknowledged, into a hole the last checkpoint knew, from damage: the open may then throw
+     *        {@link StoreCorruptedException}, and {@link Store#repair} keeps every acknowledged operation
+     *        ({@code StorePowerLossTest}). With it, the checkpoint's holes are rewritten and no repair is needed
      * @return a copy with it
      */
     public StoreOptions withCheckpoint(boolean value) {

@@ -96,7 +96,24 @@ class StorePowerLossTest {
 
     @Test
     void acknowledgedOperationsSurviveAPowerLoss() {
+        assertEquals(0, run(true), "repairs were needed");
+    }
+
+    /**
+     * Without an index checkpoint the recovery rebuilds the index by a scan, which cannot tell a torn write that was
+     * never acknowledged (into a hole the last checkpoint knew) from damage, so after a power loss at BATCH the open
+     * may refuse the store (5 of 120 rounds in one run). Then {@link Store#repair} keeps every acknowledged operation:
+     * the state is again one the operations passed through.
+     */
+    @Test
+    void withoutAnIndexCheckpointARepairKeepsEveryAcknowledgedOperation() {
+        run(false);
+    }
+
+    /** @return how many reopens needed a repair (allowed only without the index checkpoint) */
+    private int run(boolean checkpoint) {
         int crashed = 0;
+        int repaired = 0;
         Durability[] levels = {Durability.ALWAYS, Durability.BATCH};
         for (int round = 0; round < 60; round++) {
             Random rnd = new Random(round);
@@ -113,7 +130,7 @@ class StorePowerLossTest {
             };
             StoreOptions plain = StoreOptions.defaults().withBackend(backend).withDurability(level)
                     .withBatch(Duration.ofMillis(1), 2048).withRedoLimit(16 * 1024)
-                    .withJournalTweak(j -> j.withSegmentSize(64 * 1024));
+                    .withJournalTweak(j -> j.withSegmentSize(64 * 1024)).withCheckpoint(checkpoint);
             StoreOptions withFaults = plain.withOpener(faulty).withJournalTweak(j -> JournalTestAccess.withOpener(
                     j.withSegmentSize(64 * 1024), (f, writable) -> writable ? faulty.open(f, true)
                             : backend.open(f, false)));
@@ -174,6 +191,14 @@ class StorePowerLossTest {
                     s.abandon();
                 }
                 if (oracle != null) {
+                    if (!checkpoint) {
+                        try {
+                            Store.open(file, plain).close();
+                        } catch (StoreCorruptedException damaged) {
+                            Store.repair(file);
+                            repaired++;
+                        }
+                    }
                     try (Store check = Store.open(file, plain)) {
                         Map<String, byte[]> now = contents(check);
                         int minOps = (int) Math.max(0, acked - start);
@@ -193,5 +218,6 @@ class StorePowerLossTest {
             }
         }
         assertTrue(crashed > 40, "the power failed inside an operation in only " + crashed + " cycles");
+        return repaired;
     }
 }
