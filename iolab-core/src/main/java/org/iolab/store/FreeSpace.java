@@ -189,7 +189,8 @@ final class FreeSpace {
                 long start = offsets[i];
                 long end = start + (byOffset.get(start) >>> 32);
                 int j = i + 1;
-                while (j < offsets.length && offsets[j] == end && end - start + (byOffset.get(end) >>> 32) <= maxLength) {
+                while (j < offsets.length && offsets[j] == end
+                        && end - start + (byOffset.get(end) >>> 32) <= maxLength) {
                     end += byOffset.get(end) >>> 32;
                     j++;
                 }
