@@ -109,18 +109,18 @@ import org.iolab.storage.StorageFile;
  *       {@link #durableSequence()} survives an OS crash and a power loss (if the device honours flushes).</li>
  * </ul>
  * A checkpoint (on close, {@link #sync()} at NONE, when the redo log passes {@link StoreOptions#redoLimit()}, after
- * {@link #compact()}) merges holes that lie end to end into one (up to the longest slot) and drops the holes at the
- * end of the data, writes the free headers of the holes, fsyncs the data file, writes {@code FILE.idx}, writes
- * the header (clean), cuts the file at the (possibly shorter) data end and empties the redo log. Recovery (an open
- * after an unclean stop) loads the checkpoint, applies every redo record after it to the index and the free
- * space, checks that every index entry then points at a live record of its key with a valid CRC (one a redo record
- * writes, or one on disk), and only then writes the records' slot bytes at their offsets and their frees, rewrites the holes' headers, cuts the file at the data end
- * and checkpoints; at NONE (or without a valid checkpoint) it scans the data file instead. The check costs a read of
- * every record, after an unclean stop only. No crash fails it: a checkpointed record is freed on disk, and reused,
- * only once its operation is durable in the redo log, so the replay moves its entry. An entry that points at a
- * hole or at another key's record proves that the redo log lost operations the data file holds (a segment cut,
- * zeroed or deleted after they were acknowledged): the open throws {@link StoreCorruptedException} before it
- * writes anything, and {@link #repair} rebuilds the index from the data file, keeping them.
+ * {@link #compact()}) merges holes that lie end to end into one (up to the longest slot) and drops the holes at the end
+ * of the data, writes the free headers of the holes, fsyncs the data file, writes {@code FILE.idx}, writes the header
+ * (clean), cuts the file at the (possibly shorter) data end and empties the redo log. Recovery (an open after an
+ * unclean stop) loads the checkpoint, applies every redo record after it to the index and the free space, checks that
+ * every index entry then points at a live record of its key with a valid CRC (one a redo record writes, or one on
+ * disk), and only then writes the records' slot bytes at their offsets and their frees, rewrites the holes' headers,
+ * cuts the file at the data end and checkpoints; at NONE (or without a valid checkpoint) it scans the data file
+ * instead. The check costs a read of every record, after an unclean stop only. No crash fails it: a checkpointed record
+ * is freed on disk, and reused, only once its operation is durable in the redo log, so the replay moves its entry. An
+ * entry that points at a hole or at another key's record proves that the redo log lost operations the data file holds
+ * (a segment cut, zeroed or deleted after they were acknowledged): the open throws {@link StoreCorruptedException}
+ * before it writes anything, and {@link #repair} rebuilds the index from the data file, keeping them.
  *
  * <h2>What the format assumes</h2>
  * Nothing about sector atomicity: a torn header write leaves the other header copy; a torn or lost slot write
