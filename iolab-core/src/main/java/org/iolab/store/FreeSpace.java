@@ -158,16 +158,16 @@ final class FreeSpace {
     }
 
     /**
-     * Merges every run of holes that lie end to end into one hole (each at most {@code maxLength} bytes), and drops a
-     * hole that ends at {@code dataEnd}: freed neighbours become one hole a longer record fits in, and freed records
-     * at the end of the data give their space back to the file. O(holes) when no hole has a neighbour, else a sort.
+     * Gives back the holes that end the data and merges every other run of holes that lie end to end into one hole
+     * (each at most {@code maxLength} bytes): freed records at the end of the data return their space to the file, and
+     * freed neighbours become one hole a longer record fits in. O(holes) when no hole has a neighbour, else a sort.
      *
      * @param maxLength the longest hole to make (a slot's longest)
      * @param dataEnd the end of the data
-     * @return the merged holes as {@code offset, length} pairs (their free headers must be written), then, last, the
-     *         new end of the data: {@code dataEnd}, or the start of the hole that ended there
+     * @param merged receives each hole made by merging (its free header must be written)
+     * @return the new end of the data: {@code dataEnd}, or the start of the holes that ended it
      */
-    long[] merge(int maxLength, long dataEnd) {
+    long merge(int maxLength, long dataEnd, HoleVisitor merged) {
         boolean[] adjacent = {false};
         long[] tail = {-1};
         byOffset.forEach((offset, length) -> {
@@ -178,55 +178,46 @@ final class FreeSpace {
                 tail[0] = offset;
             }
         });
-        long[] out = new long[1];
-        int n = 0;
-        if (adjacent[0]) {
-            long[] offsets = new long[byOffset.size()];
-            int[] k = {0};
-            byOffset.forEach((offset, length) -> offsets[k[0]++] = offset);
-            Arrays.sort(offsets);
-            for (int i = 0; i < offsets.length; ) {
-                long start = offsets[i];
-                long end = start + (byOffset.get(start) >>> 32);
-                int j = i + 1;
-                while (j < offsets.length && offsets[j] == end
-                        && end - start + (byOffset.get(end) >>> 32) <= maxLength) {
-                    end += byOffset.get(end) >>> 32;
-                    j++;
-                }
-                if (j - i > 1) {
-                    for (int m = i; m < j; m++) {
-                        remove(offsets[m]);
-                    }
-                    add(start, (int) (end - start));
-                    if (out.length < n + 3) {
-                        out = Arrays.copyOf(out, Math.max(n + 3, out.length * 2));
-                    }
-                    out[n++] = start;
-                    out[n++] = end - start;
-                }
-                if (end == dataEnd) {
-                    tail[0] = start;
-                }
-                i = j;
+        if (!adjacent[0]) {
+            if (tail[0] < 0) {
+                return dataEnd;
             }
+            remove(tail[0]);
+            return tail[0];
         }
+        long[] offsets = new long[byOffset.size()];
+        int[] k = {0};
+        byOffset.forEach((offset, length) -> offsets[k[0]++] = offset);
+        Arrays.sort(offsets);
         long end = dataEnd;
-        if (tail[0] >= 0 && remove(tail[0]) >= 0) {
-            end = tail[0];
-            // a merged hole that is now the tail needs no header
-            for (int i = 0; i < n; i += 2) {
-                if (out[i] == tail[0]) {
-                    out[i] = out[n - 2];
-                    out[i + 1] = out[n - 1];
-                    n -= 2;
-                    break;
-                }
-            }
+        int last = offsets.length;
+        while (last > 0 && offsets[last - 1] + lengthAt(offsets[last - 1]) == end) {
+            end = offsets[--last];
+            remove(end);
         }
-        out = Arrays.copyOf(out, n + 1);
-        out[n] = end;
-        return out;
+        for (int i = 0; i < last; ) {
+            long start = offsets[i];
+            long runEnd = start + lengthAt(start);
+            int j = i + 1;
+            while (j < last && offsets[j] == runEnd && runEnd - start + lengthAt(runEnd) <= maxLength) {
+                runEnd += lengthAt(runEnd);
+                j++;
+            }
+            if (j - i > 1) {
+                for (int m = i; m < j; m++) {
+                    remove(offsets[m]);
+                }
+                add(start, (int) (runEnd - start));
+                merged.hole(start, (int) (runEnd - start));
+            }
+            i = j;
+        }
+        return end;
+    }
+
+    /** @return the length of the hole at {@code offset}, which must be one */
+    private int lengthAt(long offset) {
+        return (int) (byOffset.get(offset) >>> 32);
     }
 
     /** Makes room for {@code holes} more holes at once (a checkpoint's), instead of doubling on the way there. */

@@ -1668,16 +1668,12 @@ public final class Store implements AutoCloseable {
             // starts afresh after this checkpoint (a replay never sees holes other than the checkpoint's). A crash
             // before the header leaves the old checkpoint, whose holes a recovery rewrites, or a scan, which finds
             // the merged header covering the old ones
-            long[] merged = free.merge(Slots.MAX_SLOT, dataEnd);
-            long end = merged[merged.length - 1];
             long seq = lastSeq;
+            long end = free.merge(Slots.MAX_SLOT, dataEnd, rewriteHoles ? (offset, length) -> { }
+                    : (offset, length) -> writeFree(offset, length, seq));
             if (rewriteHoles) {
                 free.forEach((offset, length) -> writeFree(offset, length, seq));
                 rewriteHoles = false;
-            } else {
-                for (int i = 0; i + 1 < merged.length; i += 2) {
-                    writeFree(merged[i], (int) merged[i + 1], seq);
-                }
             }
             if (data.size() != dataEnd) {
                 // longer: debris after the data; shorter: a repaired file cut inside its header page

@@ -32,37 +32,47 @@ class FreeSpaceTest {
     }
 
     @Test
-    void mergeJoinsNeighboursUpToTheLongestSlotAndDropsTheHoleAtTheDataEnd() {
+    void mergeJoinsNeighboursUpToTheLongestSlotAndGivesBackTheHolesAtTheDataEnd() {
         FreeSpace f = new FreeSpace();
         for (int i = 99; i >= 0; i--) {
             f.add(4096 + 64L * i, 64); // 100 neighbours, added backwards
         }
         f.add(20_000, 40); // alone
-        long[] r = f.merge(1024, 30_000);
-        assertEquals(30_000, r[r.length - 1], "no hole ends at the data end");
-        assertEquals(2 * 7 + 1, r.length, "16 + 16 + ... + 4: seven merged holes");
+        java.util.List<Long> made = new java.util.ArrayList<>();
+        assertEquals(30_000, f.merge(1024, 30_000, (offset, length) -> made.add(offset << 16 | length)),
+                "no hole ends at the data end");
+        java.util.List<Long> expected = new java.util.ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            expected.add((4096 + 1024L * i) << 16 | 1024); // 16 holes each, up to the longest slot
+        }
+        expected.add((4096 + 6144L) << 16 | 256); // the last 4
+        assertEquals(expected, made);
         assertEquals(8, f.count());
         assertEquals(6400 + 40, f.bytes());
         for (int i = 0; i < 6; i++) {
-            assertEquals(1024, f.take(1024, new int[1]) >= 0 ? 1024 : -1);
+            assertTrue(f.take(1024, new int[1]) >= 4096);
         }
         assertEquals(4096 + 6144, f.take(256, new int[1]));
         assertEquals(20_000, f.take(40, new int[1]));
         assertTrue(f.isEmpty());
 
+        // at the end: a lone hole, or a run longer than the longest slot, goes back whole
         FreeSpace tail = new FreeSpace();
         tail.add(4096, 64);
-        tail.add(8192, 64);
-        tail.add(8256, 64); // ends at the data end, with its neighbour
-        long[] t = tail.merge(1024, 8320);
-        assertEquals(8192, t[t.length - 1]);
-        assertEquals(1, t.length, "the merged tail needs no header");
+        for (int i = 0; i < 40; i++) {
+            tail.add(8192 + 64L * i, 64);
+        }
+        made.clear();
+        assertEquals(8192, tail.merge(1024, 8192 + 64 * 40, (offset, length) -> made.add(offset)));
+        assertEquals(java.util.List.of(), made, "holes given back need no header");
         assertEquals(1, tail.count());
         assertEquals(64, tail.bytes());
-        long[] none = tail.merge(1024, 8192 + 4096);
-        assertEquals(1, none.length);
-        assertEquals(8192 + 4096, none[0]);
+        assertEquals(4096, tail.merge(1024, 4096 + 64, (offset, length) -> made.add(offset)));
+        assertTrue(tail.isEmpty());
+        tail.add(4096, 64);
+        assertEquals(8192, tail.merge(1024, 8192, (offset, length) -> made.add(offset)));
         assertEquals(1, tail.count());
+        assertEquals(java.util.List.of(), made);
     }
 
     @Test
