@@ -162,7 +162,6 @@ public final class Journal implements AutoCloseable {
     private final Path dir;
     private final JournalOptions options;
     private final StorageOpener opener;
-    private final FileChannel lockChannel;
     private final FileLock lock;
     private final CopyOnWriteArrayList<SegmentRef> segments;
     private final long maxPayload;
@@ -228,12 +227,11 @@ public final class Journal implements AutoCloseable {
     /** Read-only journals: {@link #refresh()}'s cursor on the tip's segment (guarded by {@link #refreshLock}). */
     private SegmentCursor refreshCursor;
 
-    private Journal(Path dir, JournalOptions options, FileChannel lockChannel, FileLock lock) {
+    private Journal(Path dir, JournalOptions options, FileLock lock) {
         this.readOnly = lock == null;
         this.dir = dir;
         this.options = options;
         this.opener = options.opener();
-        this.lockChannel = lockChannel;
         this.lock = lock;
         this.segments = new CopyOnWriteArrayList<>();
         this.maxPayload = options.maxRecordSize();
@@ -278,9 +276,8 @@ public final class Journal implements AutoCloseable {
             throw IolabException.io("create the journal directory", dir, e);
         }
         FileLock fileLock = acquire(dir);
-        FileChannel channel = (FileChannel) fileLock.acquiredBy();
         try {
-            return new Journal(dir, options, channel, fileLock);
+            return new Journal(dir, options, fileLock);
         } catch (RuntimeException | Error e) {
             FileLocks.release(fileLock);
             throw e;
@@ -302,7 +299,7 @@ public final class Journal implements AutoCloseable {
         if (!Files.isDirectory(dir)) {
             throw new IolabException("no journal directory " + dir + ": give the directory a journal was opened in");
         }
-        return new Journal(dir, options, null, null);
+        return new Journal(dir, options, null);
     }
 
     /** @return true when opened with {@link #openReadOnly(Path, JournalOptions)} */
@@ -1409,7 +1406,6 @@ public final class Journal implements AutoCloseable {
             writeLock.unlock();
         }
     }
-
 
     @Override
     public String toString() {

@@ -30,8 +30,8 @@ import org.iolab.IolabException;
 public final class FileLocks {
     /** Every lock this process holds through this class: a {@link FileLock} (a writer's) or a {@link Shared}. */
     private static final Map<Object, Object> HELD = new HashMap<>();
-    /** The registry key of each writer's lock. */
-    private static final Map<FileLock, Object> WRITERS = new IdentityHashMap<>();
+    /** Each writer's lock: its registry key, its file, and whether taking it created the file. */
+    private static final Map<FileLock, Writer> WRITERS = new IdentityHashMap<>();
     /**
      * Channels on a file that something else in this process locked without this class: closing them would release
      * that lock, so they are kept open (a refused attempt leaks one descriptor rather than a lock).
@@ -39,6 +39,9 @@ public final class FileLocks {
     private static final List<FileChannel> KEPT_OPEN = new ArrayList<>();
 
     private FileLocks() {
+    }
+
+    private record Writer(Object key, Path lockFile, boolean created) {
     }
 
     /** A reader's hold on a shared lock; {@link #close()} lets go of it (the last holder in the process unlocks). */
@@ -54,11 +57,6 @@ public final class FileLocks {
             this.lockFile = lockFile;
             this.lock = lock;
             this.created = created;
-        }
-
-        /** @return the lock file, or null when none could be made (see {@link #tryShared}) */
-        public Path lockFile() {
-            return lock == null ? null : lockFile;
         }
 
         /**
@@ -79,11 +77,7 @@ public final class FileLocks {
                     return;
                 }
                 if (created && deleteIfMade) {
-                    try {
-                        Files.deleteIfExists(lockFile); // while still locked
-                    } catch (IOException ignored) {
-                        // an empty lock file left behind is harmless
-                    }
+                    deleteQuietly(lockFile); // while still locked
                 }
                 FileLocks.close(lock.channel());
             }
@@ -154,34 +148,14 @@ public final class FileLocks {
                 throw IolabException.io("open the lock file", path, e);
             }
             Object key = keyOf(path);
-            if (HELD.containsKey(key)) {
-                // the file was replaced by one this process holds since the look above: never close this channel
-                KEPT_OPEN.add(channel);
-                return HELD.get(key) instanceof Shared s ? join(s) : null;
-            }
-            FileLock fileLock;
-            try {
-                fileLock = channel.tryLock(0, Long.MAX_VALUE, true);
-            } catch (OverlappingFileLockException e) {
-                KEPT_OPEN.add(channel); // locked in this process, not through this class: closing would unlock it
-                return null;
-            } catch (IOException e) {
-                close(channel);
-                throw IolabException.io("lock", path, e);
-            }
+            FileLock fileLock = lockOpened(channel, path, key, true);
             if (fileLock == null) {
-                close(channel); // another process's writer; this process holds nothing on the file
                 return null;
             }
             Shared hold = new Shared(key, path, fileLock, created);
             HELD.put(key, hold);
             return hold;
         }
-    }
-
-    private static Shared join(Shared s) {
-        s.holders++;
-        return s;
     }
 
     /**
@@ -200,34 +174,53 @@ public final class FileLocks {
                 return null; // held in this process: a channel opened and closed here would unlock it for others
             }
             FileChannel channel;
+            boolean created = false;
             try {
-                channel = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                try {
+                    channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                    created = true;
+                } catch (FileAlreadyExistsException e) {
+                    channel = FileChannel.open(path, StandardOpenOption.WRITE);
+                }
             } catch (IOException e) {
                 throw IolabException.io("open the lock file", path, e);
             }
             Object key = keyOf(path);
-            if (HELD.containsKey(key)) {
-                KEPT_OPEN.add(channel);
-                return null;
+            FileLock fileLock = lockOpened(channel, path, key, false);
+            if (fileLock != null) {
+                HELD.put(key, fileLock);
+                WRITERS.put(fileLock, new Writer(key, path, created));
             }
-            FileLock fileLock;
-            try {
-                fileLock = channel.tryLock();
-            } catch (OverlappingFileLockException e) {
-                KEPT_OPEN.add(channel); // locked in this process, not through this class: closing would unlock it
-                return null;
-            } catch (IOException e) {
-                close(channel);
-                throw IolabException.io("lock", path, e);
-            }
-            if (fileLock == null) {
-                close(channel); // another process holds it; this process holds nothing on the file
-                return null;
-            }
-            HELD.put(key, fileLock);
-            WRITERS.put(fileLock, key);
             return fileLock;
         }
+    }
+
+    /**
+     * Locks {@code channel}, just opened on {@code path} (whose key is {@code key}), without waiting. Caller holds
+     * {@link #HELD}.
+     *
+     * @return the lock, or null when refused: the channel is then closed, or kept open where closing it would
+     *         release a lock this process holds on the file
+     */
+    private static FileLock lockOpened(FileChannel channel, Path path, Object key, boolean shared) {
+        if (HELD.containsKey(key)) {
+            KEPT_OPEN.add(channel); // the file was replaced by one this process holds since the caller looked
+            return null;
+        }
+        FileLock fileLock;
+        try {
+            fileLock = channel.tryLock(0, Long.MAX_VALUE, shared);
+        } catch (OverlappingFileLockException e) {
+            KEPT_OPEN.add(channel); // locked in this process, not through this class: closing would unlock it
+            return null;
+        } catch (IOException e) {
+            close(channel);
+            throw IolabException.io("lock", path, e);
+        }
+        if (fileLock == null) {
+            close(channel); // another process holds it; this process holds nothing on the file
+        }
+        return fileLock;
     }
 
     /**
@@ -236,10 +229,25 @@ public final class FileLocks {
      * @param fileLock the lock
      */
     public static void release(FileLock fileLock) {
+        release(fileLock, false);
+    }
+
+    /**
+     * Releases a lock {@link #tryLock} took and closes its channel, first deleting its lock file if taking the lock
+     * created it and {@code deleteIfMade}: for a writer's open that found no store there, so that it leaves nothing
+     * behind. Idempotent.
+     *
+     * @param fileLock the lock
+     * @param deleteIfMade delete the lock file if this lock created it
+     */
+    public static void release(FileLock fileLock, boolean deleteIfMade) {
         synchronized (HELD) {
-            Object key = WRITERS.remove(fileLock);
-            if (key != null) {
-                HELD.remove(key);
+            Writer w = WRITERS.remove(fileLock);
+            if (w != null) {
+                HELD.remove(w.key());
+                if (w.created() && deleteIfMade) {
+                    deleteQuietly(w.lockFile()); // while still locked
+                }
             }
             try {
                 fileLock.release();
@@ -247,6 +255,14 @@ public final class FileLocks {
                 // closing the channel releases it too
             }
             close(fileLock.channel());
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException ignored) {
+            // an empty lock file left behind is harmless
         }
     }
 

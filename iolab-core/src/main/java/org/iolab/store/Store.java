@@ -158,7 +158,6 @@ public final class Store implements AutoCloseable {
     private final Path walDir;
     private final StoreOptions options;
     private final boolean redo;
-    private final FileChannel lockChannel;
     private final FileLock lock;
     private final ReentrantLock writer = new ReentrantLock();
     private final StampedLock rw = new StampedLock();
@@ -227,21 +226,19 @@ public final class Store implements AutoCloseable {
     private volatile boolean closed;
     private volatile Throwable failure;
 
-    private Store(Path file, StoreOptions options, FileChannel lockChannel, FileLock lock,
-            List<StoreReport.Problem> repairs) {
-        this(file, options, lockChannel, lock, repairs, null);
+    private Store(Path file, StoreOptions options, FileLock lock, List<StoreReport.Problem> repairs) {
+        this(file, options, lock, repairs, null);
     }
 
     /** @param shared for a read-only store, its hold on the shared lock (else null: the store writes) */
-    private Store(Path file, StoreOptions options, FileChannel lockChannel, FileLock lock,
-            List<StoreReport.Problem> repairs, FileLocks.Shared shared) {
+    private Store(Path file, StoreOptions options, FileLock lock, List<StoreReport.Problem> repairs,
+            FileLocks.Shared shared) {
         this.readOnly = shared != null;
         this.shared = shared;
         this.file = file;
         this.walDir = file.resolveSibling(file.getFileName() + ".wal");
         this.options = options;
         this.redo = options.durability() != Durability.NONE;
-        this.lockChannel = lockChannel;
         this.lock = lock;
         this.repairs = repairs;
         this.data = options.opener().open(file, !readOnly);
@@ -282,35 +279,27 @@ public final class Store implements AutoCloseable {
      */
     public static Store open(Path file, StoreOptions options) {
         Path f = file.toAbsolutePath();
-        Path lockFile = f.resolveSibling(f.getFileName() + ".lock");
-        boolean lockExisted = Files.exists(lockFile);
         FileLock fileLock = acquire(f);
         try {
-            return new Store(f, options, (FileChannel) fileLock.acquiredBy(), fileLock, null);
+            return new Store(f, options, fileLock, null);
         } catch (RuntimeException | Error e) {
-            if (!lockExisted && !Files.exists(f)) {
-                deleteQuietly(lockFile); // while still held; nothing of a store is left beside it
-            } else if (!lockExisted && e instanceof StoreCorruptedException && !beginsAsStoreQuietly(f)) {
-                deleteQuietly(lockFile); // a file of another kind, refused: leave nothing beside it
-            }
-            release(fileLock);
+            FileLocks.release(fileLock, !Files.exists(f) || refusedAsForeign(f, e));
             throw e;
         }
     }
 
-    private static boolean beginsAsStoreQuietly(Path file) {
-        try {
-            return beginsAsStore(file);
-        } catch (RuntimeException e) {
-            return true;
+    /**
+     * @return whether an open failed with {@code e} because {@code file} is not a store: a lock file the open made
+     *         beside it then goes, to leave nothing behind (beside a store it stays: others may hold it by now)
+     */
+    static boolean refusedAsForeign(Path file, Throwable e) {
+        if (!(e instanceof StoreCorruptedException)) {
+            return false;
         }
-    }
-
-    private static void deleteQuietly(Path p) {
         try {
-            Files.deleteIfExists(p);
-        } catch (IOException ignored) {
-            // an empty lock file left behind is harmless
+            return !beginsAsStore(file);
+        } catch (RuntimeException unreadable) {
+            return false;
         }
     }
 
@@ -343,11 +332,9 @@ public final class Store implements AutoCloseable {
             throw new StoreLockedException(f.resolveSibling(f.getFileName() + ".lock"));
         }
         try {
-            return new Store(f, options, null, null, null, hold);
+            return new Store(f, options, null, null, hold);
         } catch (RuntimeException | Error e) {
-            // a lock file this open made beside a file of another kind goes; beside a store it stays, as other
-            // readers may hold it by now
-            hold.release(e instanceof StoreCorruptedException && !beginsAsStoreQuietly(f));
+            hold.release(refusedAsForeign(f, e));
             throw e;
         }
     }
@@ -405,7 +392,7 @@ public final class Store implements AutoCloseable {
         } catch (IOException e) {
             throw IolabException.io("delete the store", f, e);
         } finally {
-            release(fileLock);
+            FileLocks.release(fileLock);
         }
         syncDirectory(f);
     }
@@ -423,11 +410,6 @@ public final class Store implements AutoCloseable {
         }
         return fileLock;
     }
-
-    private static void release(FileLock fileLock) {
-        FileLocks.release(fileLock);
-    }
-
 
     /** fsyncs the directory holding {@code file} (after creating, renaming or deleting a file in it). */
     static void syncDirectory(Path file) {
@@ -1977,11 +1959,10 @@ public final class Store implements AutoCloseable {
         }
         FileLock fileLock = acquire(f);
         List<StoreReport.Problem> problems = new ArrayList<>();
-        try (Store s = new Store(f, StoreOptions.defaults().withDurability(Durability.NONE), null, null,
-                problems)) {
+        try (Store s = new Store(f, StoreOptions.defaults().withDurability(Durability.NONE), null, problems)) {
             return new StoreReport(f, s.index.size(), s.free.count(), s.dataEnd, 0, problems);
         } finally {
-            release(fileLock);
+            FileLocks.release(fileLock);
         }
     }
 
@@ -2021,7 +2002,7 @@ public final class Store implements AutoCloseable {
                         data.close();
                     } finally {
                         if (lock != null) {
-                            release(lock);
+                            FileLocks.release(lock);
                         }
                         if (shared != null) {
                             shared.release(false);
@@ -2056,7 +2037,7 @@ public final class Store implements AutoCloseable {
             // the power is gone
         }
         if (lock != null) {
-            release(lock);
+            FileLocks.release(lock);
         }
     }
 
