@@ -66,21 +66,12 @@ final class Problems {
     /** Positional read of all of {@code dst}; fails (without a partial result) when the file is too short. */
     static void readFully(FileChannel channel, Path file, long position, ByteBuffer dst) {
         int length = dst.remaining();
-        try {
-            long size = channel.size();
-            if (position > size - length) {
-                throw pastEnd(file, position, length, size);
-            }
-            long at = position;
-            while (dst.hasRemaining()) {
-                int n = channel.read(dst, at);
-                if (n < 0) {
-                    throw pastEnd(file, position, length, channel.size());
-                }
-                at += n;
-            }
-        } catch (IOException e) {
-            throw io("read " + length + " bytes", file, position, e);
+        long size = size(channel, file);
+        if (position > size - length) {
+            throw pastEnd(file, position, length, size);
+        }
+        if (readPresent(channel, file, position, dst) < length) {
+            throw pastEnd(file, position, length, size(channel, file)); // cut meanwhile
         }
     }
 
