@@ -15,11 +15,9 @@ import org.iolab.os.NoSpaceException;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
 import org.iolab.testing.SmallDisk;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -30,23 +28,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @Timeout(60)
 class JournalDiskFullTest {
-    @TempDir
-    Path tmp;
-    private SmallDisk disk;
-    private Path mount;
-
-    @BeforeEach
-    void mountSmallDisk() throws Exception {
-        disk = SmallDisk.mountIn(tmp);
-        mount = disk.path();
-    }
-
-    @AfterEach
-    void unmount() throws Exception {
-        if (disk != null) {
-            disk.close();
-        }
-    }
+    @RegisterExtension
+    final SmallDisk.PerTest disk = new SmallDisk.PerTest();
 
     private static List<Path> segments(Path dir) throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
@@ -56,7 +39,7 @@ class JournalDiskFullTest {
 
     @Test
     void aSegmentThatDoesNotFitIsNotLeftBehind() throws IOException {
-        Path dir = mount.resolve("j");
+        Path dir = disk.path().resolve("j");
         JournalOptions o = JournalOptions.defaults().withDurability(Durability.NONE).withSegmentSize(1 << 20);
         long appended = 0;
         try (Journal j = Journal.open(dir, o)) {
@@ -92,7 +75,7 @@ class JournalDiskFullTest {
     @ParameterizedTest
     @EnumSource(value = Backend.class, names = {"MAPPED", "SEGMENT"})
     void aMappedSegmentGrownWithoutPreallocationMeetsAFullDiskAsNoSpace(Backend backend) throws IOException {
-        Path dir = mount.resolve("j-" + backend);
+        Path dir = disk.path().resolve("j-" + backend);
         JournalOptions o = JournalOptions.defaults().withDurability(Durability.NONE).withBackend(backend)
                 .withPreallocation(Preallocation.NONE).withSegmentSize(768 << 10);
         long acknowledged = -1;

@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
-import java.io.IOException;
 import java.nio.channels.FileLock;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -22,17 +20,6 @@ class FileLocksTest {
     @TempDir
     Path tmp;
 
-    /** @return what a child JVM's attempt at {@code mode} on {@code file} printed: "locked" or "refused" */
-    private static String child(String mode, Path file) throws IOException, InterruptedException {
-        String java = ProcessHandle.current().info().command().orElse("java");
-        Process p = new ProcessBuilder(java, "--enable-native-access=ALL-UNNAMED", "-cp",
-                System.getProperty("java.class.path"), LockFileProbe.class.getName(), mode, file.toString())
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-        assertEquals(0, p.waitFor(), out);
-        return out;
-    }
-
     @Test
     void refusedAttemptsInTheHoldingProcessKeepTheWritersLockForOthers() throws Exception {
         Path file = tmp.resolve("a.lock");
@@ -44,12 +31,12 @@ class FileLocksTest {
             assertNull(FileLocks.tryShared(file));
             assertNull(FileLocks.tryLock(alias), "the same file by another path");
             assertNull(FileLocks.tryShared(alias));
-            assertEquals("refused", child("exclusive", file));
-            assertEquals("refused", child("shared", file));
+            assertEquals("refused", LockFileProbe.inChild("exclusive", file));
+            assertEquals("refused", LockFileProbe.inChild("shared", file));
         } finally {
             FileLocks.release(writer);
         }
-        assertEquals("locked", child("exclusive", file));
+        assertEquals("locked", LockFileProbe.inChild("exclusive", file));
     }
 
     @Test
@@ -60,13 +47,13 @@ class FileLocksTest {
         FileLocks.Shared second = FileLocks.tryShared(tmp.resolve(".").resolve("b.lock"));
         assertSame(first, second, "readers in one process share the lock");
         assertNull(FileLocks.tryLock(file));
-        assertEquals("refused", child("exclusive", file));
-        assertEquals("locked", child("shared", file));
+        assertEquals("refused", LockFileProbe.inChild("exclusive", file));
+        assertEquals("locked", LockFileProbe.inChild("shared", file));
         first.close();
         assertNull(FileLocks.tryLock(file), "the second reader still holds it");
-        assertEquals("refused", child("exclusive", file));
+        assertEquals("refused", LockFileProbe.inChild("exclusive", file));
         second.close();
-        assertEquals("locked", child("exclusive", file));
+        assertEquals("locked", LockFileProbe.inChild("exclusive", file));
         FileLock writer = FileLocks.tryLock(file);
         assertNotNull(writer);
         FileLocks.release(writer);

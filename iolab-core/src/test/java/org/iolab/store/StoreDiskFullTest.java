@@ -12,10 +12,8 @@ import org.iolab.IolabException;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
 import org.iolab.testing.SmallDisk;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -27,28 +25,13 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 @Timeout(120)
 class StoreDiskFullTest {
-    @TempDir
-    Path tmp;
-    private SmallDisk disk;
-    private Path mount;
-
-    @BeforeEach
-    void mountSmallDisk() throws Exception {
-        disk = SmallDisk.mountIn(tmp);
-        mount = disk.path();
-    }
-
-    @AfterEach
-    void unmount() throws Exception {
-        if (disk != null) {
-            disk.close();
-        }
-    }
+    @RegisterExtension
+    final SmallDisk.PerTest disk = new SmallDisk.PerTest();
 
     @ParameterizedTest
     @EnumSource(Backend.class)
     void aFullDiskIsAnIolabExceptionNamingTheFile(Backend backend) {
-        Path file = mount.resolve("full.store");
+        Path file = disk.path().resolve("full.store");
         int puts = 0;
         try (Store s = Store.open(file, StoreOptions.defaults().withBackend(backend)
                 .withDurability(Durability.NONE))) {
@@ -57,7 +40,7 @@ class StoreDiskFullTest {
             }
             fail("100,000 puts of 200 bytes fitted in 3 MiB");
         } catch (IolabException e) {
-            assertTrue(e.getMessage().contains(mount.toString()), e.getMessage());
+            assertTrue(e.getMessage().contains(disk.path().toString()), e.getMessage());
             assertTrue(puts > 5_000, "failed after only " + puts + " puts: " + e.getMessage());
         }
     }
@@ -66,8 +49,8 @@ class StoreDiskFullTest {
     @EnumSource(Backend.class)
     void whatACheckpointMadeDurableSurvivesTheFullDiskAndTheStoreOpensOnceThereIsSpace(Backend backend)
             throws IOException {
-        Path file = mount.resolve("kept.store");
-        Path filler = mount.resolve("filler");
+        Path file = disk.path().resolve("kept.store");
+        Path filler = disk.path().resolve("filler");
         StoreOptions o = StoreOptions.defaults().withBackend(backend).withDurability(Durability.NONE);
         try (Store s = Store.open(file, o)) {
             for (int i = 0; i < 1000; i++) {
@@ -87,8 +70,9 @@ class StoreDiskFullTest {
             // recovery writes a checkpoint: with the disk full it may not open, but it says why
             Store.open(file, o).close();
         } catch (IolabException e) {
-            assertTrue(e.getMessage().contains(mount.toString()), e.getMessage());
-            assertTrue(Files.notExists(mount.resolve("kept.store.idx.tmp")), "a half-written checkpoint was left");
+            assertTrue(e.getMessage().contains(disk.path().toString()), e.getMessage());
+            assertTrue(Files.notExists(disk.path().resolve("kept.store.idx.tmp")),
+                    "a half-written checkpoint was left");
         }
         Files.delete(filler);
         try (Store s = Store.open(file, o)) {
@@ -101,7 +85,7 @@ class StoreDiskFullTest {
     @ParameterizedTest
     @EnumSource(Backend.class)
     void aCompactionWithNoRoomForItsCopyLeavesTheStoreOpenAndNoPartialFile(Backend backend) throws IOException {
-        Path file = mount.resolve("compact.store");
+        Path file = disk.path().resolve("compact.store");
         StoreOptions o = StoreOptions.defaults().withBackend(backend).withDurability(Durability.NONE);
         try (Store s = Store.open(file, o)) {
             for (int i = 0; i < 6000; i++) {
@@ -112,14 +96,14 @@ class StoreDiskFullTest {
             }
             s.sync();
             // the copy needs about 1.1 MiB: leave less
-            long free = Files.getFileStore(mount).getUsableSpace();
-            Files.write(mount.resolve("filler"), new byte[(int) Math.max(0, free - (256 << 10))]);
+            long free = Files.getFileStore(disk.path()).getUsableSpace();
+            Files.write(disk.path().resolve("filler"), new byte[(int) Math.max(0, free - (256 << 10))]);
             IolabException e = org.junit.jupiter.api.Assertions.assertThrows(IolabException.class, s::compact);
-            assertTrue(e.getMessage().contains(mount.toString()), e.getMessage());
-            assertTrue(Files.notExists(mount.resolve("compact.store.compact")), "the partial copy was left");
+            assertTrue(e.getMessage().contains(disk.path().toString()), e.getMessage());
+            assertTrue(Files.notExists(disk.path().resolve("compact.store.compact")), "the partial copy was left");
             assertEquals(4000, s.size());
             assertEquals(200, s.get("key1".getBytes(StandardCharsets.UTF_8)).length);
-            Files.delete(mount.resolve("filler"));
+            Files.delete(disk.path().resolve("filler"));
             s.put("after".getBytes(StandardCharsets.UTF_8), new byte[5]);
             s.compact();
             assertEquals(4001, s.size());

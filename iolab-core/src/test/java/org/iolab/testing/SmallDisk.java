@@ -5,6 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A 3 MiB tmpfs mounted in a test's folder, to fill a disk without filling the machine's: needs root (the test is
@@ -47,6 +50,39 @@ public final class SmallDisk implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while unmounting " + mount, e);
+        }
+    }
+
+    /**
+     * A fresh disk for each test of a class: {@code @RegisterExtension final SmallDisk.PerTest disk = new
+     * SmallDisk.PerTest();}, then {@code disk.path()}. Mounted in a folder of its own, unmounted and removed after.
+     */
+    public static final class PerTest implements BeforeEachCallback, AfterEachCallback {
+        private Path parent;
+        private SmallDisk disk;
+
+        @Override
+        public void beforeEach(ExtensionContext context) throws Exception {
+            parent = Files.createTempDirectory("iolab-small-disk");
+            disk = mountIn(parent);
+        }
+
+        @Override
+        public void afterEach(ExtensionContext context) throws Exception {
+            try {
+                if (disk != null) {
+                    disk.close();
+                }
+            } finally {
+                disk = null;
+                Files.deleteIfExists(parent.resolve("small")); // empty once unmounted
+                Files.deleteIfExists(parent);
+            }
+        }
+
+        /** @return where this test's disk is mounted */
+        public Path path() {
+            return disk.path();
         }
     }
 
