@@ -1694,9 +1694,8 @@ public final class Store implements AutoCloseable {
     /**
      * Makes every operation so far durable: at {@link Durability#NONE} a checkpoint (fsync of the data file,
      * {@code FILE.idx}, header); otherwise a sync of the redo log. A checkpoint writes the whole index, 8 bytes a
-     * record (about 8, 21 and 76 ms at 100,000, 400,000 and 1.6 million records on the development machine), so a
-     * store that needs frequent durability should use {@link Durability#BATCH}, whose sync costs what was written
-     * since the last one.
+     * record, so its cost grows with the store: a store that needs frequent durability should use
+     * {@link Durability#BATCH}, whose sync costs what was written since the last one.
      */
     public void sync() {
         writer.lock();
