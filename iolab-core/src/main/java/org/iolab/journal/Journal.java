@@ -1244,7 +1244,10 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * Hands every record from {@code fromSeq} up to the last one appended to {@code visitor}, without copying.
+     * Hands every record from {@code fromSeq} up to the last one appended to {@code visitor}, without copying. Each
+     * record's length, sequence and CRC32C are checked before it is handed out; over a mapping ({@code mapped},
+     * {@code segment}) a run of at least 1 MiB is checked by a second thread a little ahead of this one (on a machine
+     * with two processors or more), which this one waits for.
      *
      * @param fromSeq the first sequence to read
      * @param visitor receives each record; returns false to stop

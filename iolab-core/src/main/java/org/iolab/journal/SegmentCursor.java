@@ -198,6 +198,12 @@ final class SegmentCursor implements AutoCloseable {
         // past the data known to be written, a word at a page start in the mapping is left to next(): it may lie
         // past a tail the writer has cut since (see pageStart)
         boolean guard = !exact && b == pl;
+        if (b == pl) {
+            CheckAhead check = CheckAhead.start(pl, pos, end, guard, expected);
+            if (check != null) {
+                return visitCheckedAhead(check, pl, view, expected, visitor);
+            }
+        }
         long n = 0;
         long p = pos;
         long at0 = -1;
@@ -220,6 +226,48 @@ final class SegmentCursor implements AutoCloseable {
                 ranTo(at0, p, expected + n - 1, view);
                 return -1 - n;
             }
+        }
+        if (n > 0) {
+            ranTo(at0, p, expected + n - 1, view);
+        }
+        return n;
+    }
+
+    /**
+     * {@link #visitBuffered} over the lent mapping {@code b} with the frames' checks done on another thread: hands out
+     * each frame once {@code check} has checked it, and stops where the check stopped (the frame there, if any, is
+     * left to {@link #next}).
+     */
+    private long visitCheckedAhead(CheckAhead check, ByteBuffer b, ByteBuffer view, long expected,
+            RecordVisitor visitor) {
+        long n = 0;
+        long p = pos;
+        long at0 = -1;
+        long ok = p;
+        try {
+            for (;;) {
+                if (p >= ok) {
+                    ok = check.awaitPast(p);
+                    if (p >= ok) {
+                        break;
+                    }
+                }
+                int at = (int) p;
+                int length = b.getInt(at);
+                if (length < Format.FRAME_HEADER || p + Format.align(length) > ok) {
+                    break; // not what was checked: left to next()
+                }
+                at0 = p;
+                p += Format.align(length);
+                n++;
+                if (!visitor.visit(expected + n - 1, view.limit(at + length).position(at + Format.FRAME_HEADER)
+                        .order(ByteOrder.BIG_ENDIAN))) {
+                    ranTo(at0, p, expected + n - 1, view);
+                    return -1 - n;
+                }
+            }
+        } finally {
+            check.stop();
         }
         if (n > 0) {
             ranTo(at0, p, expected + n - 1, view);

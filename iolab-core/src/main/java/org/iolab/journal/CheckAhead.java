@@ -1,0 +1,152 @@
+package org.iolab.journal;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.zip.CRC32C;
+
+/**
+ * Checks the frames of a long run of a replay on another core, ahead of the thread that hands them out: the reader
+ * ({@link SegmentCursor#visitBuffered}) hands out a frame only once this has found its length in bounds, its sequence
+ * the next one and its CRC32C good, so no record reaches a visitor unchecked, and the CRC (a third of the time of a
+ * 64 B replay) no longer adds to the reader's. It stops at the first frame that fails a check, where the reader stops
+ * too and leaves the frame to {@link SegmentCursor#next} (which reports it), at a word that begins a page when the end
+ * is not known ({@code guard}, as the reader's own loop does), at the end, or when cancelled.
+ *
+ * <p>Only over a mapping the garbage collector releases (the {@code plain} view), which stays mapped while this
+ * holds it; only for runs of at least {@link #MIN_RUN} bytes, and only with two processors or more.
+ */
+final class CheckAhead implements Runnable {
+    /** Runs shorter than this are checked by the reader itself: handing one over costs tens of microseconds. */
+    static final long MIN_RUN = 1 << 20;
+    /** Checked bytes are published at least this often (and after each frame at least this long). */
+    private static final long PUBLISH = 32 << 10;
+    /** Reader polls of the checked offset before it yields, then parks, while it waits. */
+    private static final int SPINS = 1 << 12;
+    private static final boolean PARALLEL = Runtime.getRuntime().availableProcessors() > 1;
+    private static final ExecutorService CHECKERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10,
+            TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+                Thread t = new Thread(r, "iolab-journal-check");
+                t.setDaemon(true);
+                return t;
+            });
+
+    private final ByteBuffer b;
+    private final long end;
+    private final boolean guard;
+    private final long expected;
+    private final long from;
+    private final CRC32C crc = new CRC32C();
+    /** Every frame starting below this offset is checked. */
+    private final AtomicLong checkedTo;
+    private volatile boolean cancelled;
+    private volatile boolean done;
+
+    private CheckAhead(ByteBuffer mapping, long from, long end, boolean guard, long expected) {
+        this.b = mapping.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        this.from = from;
+        this.end = end;
+        this.guard = guard;
+        this.expected = expected;
+        this.checkedTo = new AtomicLong(from);
+    }
+
+    /**
+     * @param mapping the whole segment's mapping (offset 0 is the file's first byte); only read
+     * @param from the first frame's offset
+     * @param end the offset no frame may pass
+     * @param guard stop at a word that begins a page (the end is not known; see {@code SegmentCursor.pageStart})
+     * @param expected the first frame's sequence
+     * @return a running check, or null when the run is short, the machine has one processor, or no thread is free
+     */
+    static CheckAhead start(ByteBuffer mapping, long from, long end, boolean guard, long expected) {
+        if (!PARALLEL || end - from < MIN_RUN) {
+            return null;
+        }
+        CheckAhead c = new CheckAhead(mapping, from, end, guard, expected);
+        try {
+            CHECKERS.execute(c);
+        } catch (RejectedExecutionException e) {
+            return null;
+        }
+        return c;
+    }
+
+    @Override
+    public void run() {
+        long p = from;
+        try {
+            long published = p;
+            long n = 0;
+            while (!cancelled && p + Format.FRAME_HEADER <= end && !(guard && (p & 4095) == 0)) {
+                int at = (int) p;
+                int length = b.getInt(at);
+                if (length < Format.FRAME_HEADER || length > end - p || b.getLong(at + 8) != expected + n) {
+                    break;
+                }
+                crc.reset();
+                b.limit(at + length).position(at + 8);
+                crc.update(b);
+                b.limit(b.capacity());
+                if (b.getInt(at + 4) != (int) crc.getValue()) {
+                    break;
+                }
+                p += Format.align(length);
+                n++;
+                if (p - published >= PUBLISH) {
+                    checkedTo.setRelease(p);
+                    published = p;
+                }
+            }
+        } catch (RuntimeException e) {
+            // nothing past p is handed out; the reader's own checks (SegmentCursor.next) take over from there
+        } finally {
+            checkedTo.setRelease(p);
+            done = true;
+        }
+    }
+
+    /**
+     * Waits until the frame at {@code p} is checked, or the check has stopped before it.
+     *
+     * @param p a frame's offset
+     * @return the offset below which every frame is checked: above {@code p}, or at most {@code p} when the check
+     *         stopped there (the reader stops too)
+     */
+    long awaitPast(long p) {
+        int spins = 0;
+        for (;;) {
+            boolean finished = done;
+            long c = checkedTo.getAcquire();
+            if (c > p || finished) {
+                return c;
+            }
+            if (++spins < SPINS) {
+                Thread.onSpinWait();
+            } else if (spins < 2 * SPINS) {
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(20_000);
+            }
+        }
+    }
+
+    /** Stops the check and waits for its thread to leave the mapping (at most one frame's CRC). */
+    void stop() {
+        cancelled = true;
+        int spins = 0;
+        while (!done) {
+            if (++spins < SPINS) {
+                Thread.onSpinWait();
+            } else {
+                LockSupport.parkNanos(20_000);
+            }
+        }
+    }
+}

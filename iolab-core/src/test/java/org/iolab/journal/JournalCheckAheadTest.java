@@ -1,0 +1,172 @@
+package org.iolab.journal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import org.iolab.storage.Backend;
+import org.iolab.storage.Durability;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Replays long enough for {@link CheckAhead} (runs of at least {@link CheckAhead#MIN_RUN} bytes in a mapping, whose
+ * frames another thread checks ahead of the one handing them out): every record once, in order, intact; nothing at
+ * or after a damaged frame; a visitor that stops or throws leaves the replay where it was. Run over every backend:
+ * those without a mapping check every frame themselves, and must behave the same.
+ */
+class JournalCheckAheadTest {
+    private static final int SEGMENT = 4 << 20;
+    private static final int MAX = 300;
+    /** About 9.5 MiB of frames: two full segments and most of a third, each run well over MIN_RUN. */
+    private static final int N = 60_000;
+
+    @TempDir
+    Path tmp;
+
+    private static JournalOptions options(Backend backend) {
+        return JournalOptions.defaults().withBackend(backend).withSegmentSize(SEGMENT)
+                .withDurability(Durability.NONE);
+    }
+
+    private static void build(Journal j) {
+        for (int i = 0; i < N; i++) {
+            j.append(Payloads.of(i, Payloads.size(i, MAX)));
+        }
+    }
+
+    /** Reads from {@code from}, checking each record as it comes; returns the sequences seen. */
+    private static List<Long> readChecked(Journal j, long from) {
+        List<Long> seen = new ArrayList<>();
+        j.read(from, (seq, payload) -> {
+            byte[] got = new byte[payload.remaining()];
+            payload.get(got);
+            assertArrayEquals(Payloads.of(seq, Payloads.size(seq, MAX)), got, "record " + seq);
+            seen.add(seq);
+            return true;
+        });
+        return seen;
+    }
+
+    private static void assertRun(List<Long> seen, long from, long to) {
+        assertEquals(to - from, seen.size(), "records handed out");
+        for (int i = 0; i < seen.size(); i++) {
+            assertEquals(from + i, seen.get(i), "sequence at " + i);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void aLongReplayHandsOutEveryRecordOnceInOrderBeforeAndAfterAReopen(Backend backend) {
+        Path dir = tmp.resolve("j");
+        try (Journal j = Journal.open(dir, options(backend))) {
+            build(j);
+            assertTrue(Journal.listSegments(dir).size() >= 3, "the records fill several segments");
+            assertRun(readChecked(j, 0), 0, N);
+            assertRun(readChecked(j, 12_345), 12_345, N);
+        }
+        try (Journal j = Journal.open(dir, options(backend))) {
+            // sealed by an earlier process: their ends are found by a zero length, a word at a page start is
+            // left to the single-frame reader
+            assertRun(readChecked(j, 0), 0, N);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void aDamagedFrameInALongRunStopsTheReplayThereAndIsReported(Backend backend) throws IOException {
+        Path dir = tmp.resolve("j");
+        try (Journal j = Journal.open(dir, options(backend))) {
+            build(j);
+        }
+        Path second = Journal.listSegments(dir).get(1);
+        long firstSeq = Format.parseName(second);
+        // the frame of a record with a payload about 2 MiB into the second (sealed) segment
+        long offset = Format.HEADER_SIZE;
+        long seq = firstSeq;
+        try (FileChannel ch = FileChannel.open(second, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ByteBuffer word = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+            for (;;) {
+                ch.read(word.clear(), offset);
+                int length = word.getInt(0);
+                if (offset >= (2 << 20) && length > Format.FRAME_HEADER) {
+                    ByteBuffer b = ByteBuffer.allocate(1);
+                    ch.read(b, offset + Format.FRAME_HEADER + 1);
+                    b.put(0, (byte) ~b.get(0));
+                    ch.write(b.flip(), offset + Format.FRAME_HEADER + 1);
+                    break;
+                }
+                offset += Format.align(length);
+                seq++;
+            }
+        }
+        long damaged = seq;
+        long damagedAt = offset;
+        try (Journal j = Journal.open(dir, options(backend))) {
+            List<Long> seen = new ArrayList<>();
+            JournalCorruptedException e = assertThrows(JournalCorruptedException.class, () -> j.read(0,
+                    (s, payload) -> {
+                        byte[] got = new byte[payload.remaining()];
+                        payload.get(got);
+                        assertArrayEquals(Payloads.of(s, Payloads.size(s, MAX)), got, "record " + s);
+                        seen.add(s);
+                        return true;
+                    }));
+            assertRun(seen, 0, damaged);
+            assertEquals(second, e.file());
+            assertEquals(damagedAt, e.offset());
+            // a replay from a later record of that segment walks its frames from the start: it meets the damage too
+            assertThrows(JournalCorruptedException.class, () -> readChecked(j, damaged + 1));
+            // the next segment's records are all there
+            long third = Format.parseName(Journal.listSegments(dir).get(2));
+            assertRun(readChecked(j, third), third, N);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void aVisitorThatStopsOrThrowsInALongRunLeavesTheReplayWhereItWas(Backend backend) throws InterruptedException {
+        Path dir = tmp.resolve("j");
+        try (Journal j = Journal.open(dir, options(backend))) {
+            build(j);
+            List<Long> seen = new ArrayList<>();
+            long handed = j.read(0, (seq, payload) -> {
+                seen.add(seq);
+                return seq < 20_000;
+            });
+            assertEquals(20_001, handed);
+            assertRun(seen, 0, 20_001);
+            RuntimeException boom = new IllegalStateException("visitor failed");
+            RuntimeException thrown = assertThrows(RuntimeException.class, () -> j.read(0, (seq, payload) -> {
+                if (seq == 30_000) {
+                    throw boom;
+                }
+                return true;
+            }));
+            assertSame(boom, thrown);
+            // the check that ran ahead has stopped with the replay; its pool thread waits for the next one
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (checkersRunning() && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertEquals(false, checkersRunning(), "a check thread still running after the replay ended");
+            assertRun(readChecked(j, 30_000), 30_000, N);
+        }
+    }
+
+    private static boolean checkersRunning() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.getName().equals("iolab-journal-check") && t.getState() == Thread.State.RUNNABLE);
+    }
+}
