@@ -9,6 +9,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongToIntFunction;
 import java.util.zip.CRC32C;
 
 /**
@@ -16,8 +17,10 @@ import java.util.zip.CRC32C;
  * ({@link SegmentCursor#visitBuffered}) hands out a frame only once this has found its length in bounds, its sequence
  * the next one and its CRC32C good, so no record reaches a visitor unchecked, and the CRC (a third of the time of a
  * 64 B replay) no longer adds to the reader's. It stops at the first frame that fails a check, where the reader stops
- * too and leaves the frame to {@link SegmentCursor#next} (which reports it), at a word that begins a page when the end
- * is not known ({@code guard}, as the reader's own loop does), at the end, or when cancelled.
+ * too and leaves the frame to {@link SegmentCursor#next} (which reports it), at the end, or when cancelled. Where the
+ * end is not known ({@code guard}), a length word that begins a page is read through the file's descriptor, as
+ * {@link SegmentCursor#next} does: the page may lie past a tail the writer has cut since, and a mapped read of it
+ * would fault; a length found there means the frame is written, and its bytes are then read from the mapping.
  *
  * <p>Only over a mapping the garbage collector releases (the {@code plain} view), which stays mapped while this
  * holds it; only for runs of at least {@link #MIN_RUN} bytes, and only with two processors or more.
@@ -29,6 +32,10 @@ final class CheckAhead implements Runnable {
     private static final long PUBLISH = 32 << 10;
     /** Reader polls of the checked offset before it yields, then parks, while it waits. */
     private static final int SPINS = 1 << 12;
+    /** Polls of the checked offset before a waiting reader sleeps. */
+    private static final int WAIT_SPINS = 64;
+    /** A waiting reader's sleep between polls. */
+    private static final long WAIT_PARK = 50_000;
     private static final boolean PARALLEL = Runtime.getRuntime().availableProcessors() > 1;
     private static final ExecutorService CHECKERS = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10,
             TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
@@ -42,18 +49,21 @@ final class CheckAhead implements Runnable {
     private final boolean guard;
     private final long expected;
     private final long from;
+    private final LongToIntFunction presentWord;
     private final CRC32C crc = new CRC32C();
     /** Every frame starting below this offset is checked. */
     private final AtomicLong checkedTo;
     private volatile boolean cancelled;
     private volatile boolean done;
 
-    private CheckAhead(ByteBuffer mapping, long from, long end, boolean guard, long expected) {
+    private CheckAhead(ByteBuffer mapping, long from, long end, boolean guard, long expected,
+            LongToIntFunction presentWord) {
         this.b = mapping.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         this.from = from;
         this.end = end;
         this.guard = guard;
         this.expected = expected;
+        this.presentWord = presentWord;
         this.checkedTo = new AtomicLong(from);
     }
 
@@ -61,19 +71,21 @@ final class CheckAhead implements Runnable {
      * @param mapping the whole segment's mapping (offset 0 is the file's first byte); only read
      * @param from the first frame's offset
      * @param end the offset no frame may pass
-     * @param guard stop at a word that begins a page (the end is not known; see {@code SegmentCursor.pageStart})
+     * @param guard the end is not known: a length word that begins a page is read with {@code presentWord}
      * @param expected the first frame's sequence
+     * @param presentWord the int the file holds now at an offset, 0 past its end (thread-safe)
      * @return a running check, or null when the run is short, the machine has one processor, or no thread is free
      */
-    static CheckAhead start(ByteBuffer mapping, long from, long end, boolean guard, long expected) {
+    static CheckAhead start(ByteBuffer mapping, long from, long end, boolean guard, long expected,
+            LongToIntFunction presentWord) {
         if (!PARALLEL || end - from < MIN_RUN) {
             return null;
         }
-        CheckAhead c = new CheckAhead(mapping, from, end, guard, expected);
+        CheckAhead c = new CheckAhead(mapping, from, end, guard, expected, presentWord);
         try {
             CHECKERS.execute(c);
-        } catch (RejectedExecutionException e) {
-            return null;
+        } catch (RejectedExecutionException | OutOfMemoryError e) {
+            return null; // no thread to be had (OutOfMemoryError: "unable to create native thread"): the reader checks
         }
         return c;
     }
@@ -84,9 +96,9 @@ final class CheckAhead implements Runnable {
         try {
             long published = p;
             long n = 0;
-            while (!cancelled && p + Format.FRAME_HEADER <= end && !(guard && (p & 4095) == 0)) {
+            while (!cancelled && p + Format.FRAME_HEADER <= end) {
                 int at = (int) p;
-                int length = b.getInt(at);
+                int length = guard && (p & 4095) == 0 ? presentWord.applyAsInt(p) : b.getInt(at);
                 if (length < Format.FRAME_HEADER || length > end - p || b.getLong(at + 8) != expected + n) {
                     break;
                 }
@@ -127,12 +139,12 @@ final class CheckAhead implements Runnable {
             if (c > p || finished) {
                 return c;
             }
-            if (++spins < SPINS) {
+            if (++spins < WAIT_SPINS) {
                 Thread.onSpinWait();
-            } else if (spins < 2 * SPINS) {
-                Thread.yield();
             } else {
-                LockSupport.parkNanos(20_000);
+                // asleep, not spinning or yielding: a waiting reader's spin slowed the check thread on the other
+                // vCPU to half its pace (see docs/RESULTS.md)
+                LockSupport.parkNanos(WAIT_PARK);
             }
         }
     }

@@ -199,7 +199,12 @@ final class SegmentCursor implements AutoCloseable {
         // past a tail the writer has cut since (see pageStart)
         boolean guard = !exact && b == pl;
         if (b == pl) {
-            CheckAhead check = CheckAhead.start(pl, pos, end, guard, expected);
+            StorageFile f = file;
+            CheckAhead check = CheckAhead.start(pl, pos, end, guard, expected, at -> {
+                // from the check's thread: a buffer of its own
+                ByteBuffer w = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+                return f.readPresent(at, w) == 4 ? w.getInt(0) : 0;
+            });
             if (check != null) {
                 return visitCheckedAhead(check, pl, view, expected, visitor);
             }
