@@ -128,16 +128,9 @@ public final class FileLocks {
             if (held != null) {
                 return null; // this process's writer
             }
-            FileChannel channel;
-            boolean created = false;
+            Opened opened;
             try {
-                try {
-                    channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                            StandardOpenOption.WRITE);
-                    created = true;
-                } catch (FileAlreadyExistsException e) {
-                    channel = FileChannel.open(path, StandardOpenOption.READ);
-                }
+                opened = open(path, StandardOpenOption.READ);
             } catch (IOException e) {
                 if (!Files.exists(path) && !Files.isWritable(path.getParent())) {
                     // a read-only folder or file system: no writer can lock or write here either
@@ -148,11 +141,11 @@ public final class FileLocks {
                 throw IolabException.io("open the lock file", path, e);
             }
             Object key = keyOf(path);
-            FileLock fileLock = lockOpened(channel, path, key, true);
+            FileLock fileLock = lockOpened(opened.channel(), path, key, true);
             if (fileLock == null) {
                 return null;
             }
-            Shared hold = new Shared(key, path, fileLock, created);
+            Shared hold = new Shared(key, path, fileLock, opened.created());
             HELD.put(key, hold);
             return hold;
         }
@@ -173,25 +166,36 @@ public final class FileLocks {
             if (HELD.containsKey(keyOf(path))) {
                 return null; // held in this process: a channel opened and closed here would unlock it for others
             }
-            FileChannel channel;
-            boolean created = false;
+            Opened opened;
             try {
-                try {
-                    channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-                    created = true;
-                } catch (FileAlreadyExistsException e) {
-                    channel = FileChannel.open(path, StandardOpenOption.WRITE);
-                }
+                opened = open(path, StandardOpenOption.WRITE);
             } catch (IOException e) {
                 throw IolabException.io("open the lock file", path, e);
             }
             Object key = keyOf(path);
-            FileLock fileLock = lockOpened(channel, path, key, false);
+            FileLock fileLock = lockOpened(opened.channel(), path, key, false);
             if (fileLock != null) {
                 HELD.put(key, fileLock);
-                WRITERS.put(fileLock, new Writer(key, path, created));
+                WRITERS.put(fileLock, new Writer(key, path, opened.created()));
             }
             return fileLock;
+        }
+    }
+
+    /** A lock file's channel, and whether opening it created the file. */
+    private record Opened(FileChannel channel, boolean created) {
+    }
+
+    /**
+     * Opens {@code path}, creating it (for reading and writing) if missing, else with {@code existing}: a shared lock
+     * needs the file readable, an exclusive one writable.
+     */
+    private static Opened open(Path path, StandardOpenOption existing) throws IOException {
+        try {
+            return new Opened(FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE), true);
+        } catch (FileAlreadyExistsException e) {
+            return new Opened(FileChannel.open(path, existing), false);
         }
     }
 

@@ -327,10 +327,7 @@ public final class Store implements AutoCloseable {
         if (!Files.exists(f)) {
             throw new IolabException("no store file " + f + ": give the data file a store was created in");
         }
-        FileLocks.Shared hold = FileLocks.tryShared(f.resolveSibling(f.getFileName() + ".lock"));
-        if (hold == null) {
-            throw new StoreLockedException(f.resolveSibling(f.getFileName() + ".lock"));
-        }
+        FileLocks.Shared hold = acquireShared(f);
         try {
             return new Store(f, options, null, null, hold);
         } catch (RuntimeException | Error e) {
@@ -388,7 +385,7 @@ public final class Store implements AutoCloseable {
             IndexFile.delete(f);
             Files.deleteIfExists(f);
             // last, and while held: a writer that opens it now finds no store to write to
-            Files.deleteIfExists(f.resolveSibling(f.getFileName() + ".lock"));
+            Files.deleteIfExists(lockFileOf(f));
         } catch (IOException e) {
             throw IolabException.io("delete the store", f, e);
         } finally {
@@ -402,13 +399,27 @@ public final class Store implements AutoCloseable {
         return lockFile.resolveSibling(name.endsWith(".lock") ? name.substring(0, name.length() - 5) : name);
     }
 
+    /** @return the lock file of the store whose data file is {@code file}: {@code FILE.lock} */
+    static Path lockFileOf(Path file) {
+        return file.resolveSibling(file.getFileName() + ".lock");
+    }
+
+    /** A writer's exclusive lock on the store's lock file, or {@link StoreLockedException}. */
     private static FileLock acquire(Path file) {
-        Path lockFile = file.resolveSibling(file.getFileName() + ".lock");
-        FileLock fileLock = FileLocks.tryLock(lockFile);
+        FileLock fileLock = FileLocks.tryLock(lockFileOf(file));
         if (fileLock == null) {
-            throw new StoreLockedException(lockFile);
+            throw new StoreLockedException(lockFileOf(file));
         }
         return fileLock;
+    }
+
+    /** Readers' shared lock on the store's lock file, or {@link StoreLockedException} while a writer holds it. */
+    static FileLocks.Shared acquireShared(Path file) {
+        FileLocks.Shared hold = FileLocks.tryShared(lockFileOf(file));
+        if (hold == null) {
+            throw new StoreLockedException(lockFileOf(file));
+        }
+        return hold;
     }
 
     /** fsyncs the directory holding {@code file} (after creating, renaming or deleting a file in it). */

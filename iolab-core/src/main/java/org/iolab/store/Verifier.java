@@ -25,10 +25,7 @@ final class Verifier {
         }
         // readers' shared lock: a writer changing the files under the check would make it report damage that is
         // not there; a file that turns out not to be a store keeps no lock file beside it
-        FileLocks.Shared hold = FileLocks.tryShared(file.resolveSibling(file.getFileName() + ".lock"));
-        if (hold == null) {
-            throw new StoreLockedException(file.resolveSibling(file.getFileName() + ".lock"));
-        }
+        FileLocks.Shared hold = Store.acquireShared(file);
         boolean foreign = false;
         try {
             StoreReport report = check(file);
