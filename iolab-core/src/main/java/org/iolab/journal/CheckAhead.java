@@ -30,8 +30,8 @@ final class CheckAhead implements Runnable {
     static final long MIN_RUN = 1 << 20;
     /** Checked bytes are published at least this often (and after each frame at least this long). */
     private static final long PUBLISH = 32 << 10;
-    /** Reader polls of the checked offset before it yields, then parks, while it waits. */
-    private static final int SPINS = 1 << 12;
+    /** Polls of {@link #done} before {@link #stop} parks between them. */
+    private static final int STOP_SPINS = 1 << 12;
     /** Polls of the checked offset before a waiting reader sleeps. */
     private static final int WAIT_SPINS = 64;
     /** A waiting reader's sleep between polls. */
@@ -154,7 +154,7 @@ final class CheckAhead implements Runnable {
         cancelled = true;
         int spins = 0;
         while (!done) {
-            if (++spins < SPINS) {
+            if (++spins < STOP_SPINS) {
                 Thread.onSpinWait();
             } else {
                 LockSupport.parkNanos(20_000);

@@ -1,5 +1,6 @@
 package org.iolab.journal;
 
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -200,11 +201,9 @@ final class SegmentCursor implements AutoCloseable {
         boolean guard = !exact && b == pl;
         if (b == pl) {
             StorageFile f = file;
-            CheckAhead check = CheckAhead.start(pl, pos, end, guard, expected, at -> {
-                // from the check's thread: a buffer of its own
-                ByteBuffer w = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
-                return f.readPresent(at, w) == 4 ? w.getInt(0) : 0;
-            });
+            // from the check's thread: a buffer of its own
+            CheckAhead check = CheckAhead.start(pl, pos, end, guard, expected,
+                    at -> presentWord(f, at, ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN)));
             if (check != null) {
                 return visitCheckedAhead(check, pl, view, expected, visitor);
             }
@@ -361,7 +360,12 @@ final class SegmentCursor implements AutoCloseable {
             w = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
             word = w;
         }
-        return file.readPresent(p, w.clear()) == 4 ? w.getInt(0) : 0;
+        return presentWord(file, p, w.clear());
+    }
+
+    /** {@link #presentWord(long)} of {@code f}, read into {@code w} (4 little-endian bytes, cleared). */
+    private static int presentWord(StorageFile f, long p, ByteBuffer w) {
+        return f.readPresent(p, w) == 4 ? w.getInt(0) : 0;
     }
 
     /**
@@ -384,11 +388,9 @@ final class SegmentCursor implements AutoCloseable {
         if (exact) {
             file.read(p, buf);
         } else {
-            int got = file.readPresent(p, buf);
-            buf.position(got);
-            while (buf.hasRemaining()) {
-                buf.put((byte) 0);
-            }
+            file.readPresent(p, buf);
+            MemorySegment.ofBuffer(buf).fill((byte) 0); // past the file's end, from the position on
+            buf.position(buf.limit());
         }
         bufStart = p;
         bufLen = want;
