@@ -37,20 +37,30 @@ class JournalDiskFullTest {
         }
     }
 
+    /**
+     * Appends records of {@code size} bytes until the disk is full, which must come within {@code most} of them as a
+     * {@link NoSpaceException} naming the journal.
+     *
+     * @return the sequence the next append would get: every record before it was acknowledged
+     */
+    private static long appendUntilFull(Journal j, Path dir, int size, int most) {
+        IolabException e = assertThrows(IolabException.class, () -> {
+            for (int i = 0; i < most; i++) {
+                j.append(new byte[size]);
+            }
+        });
+        assertTrue(e instanceof NoSpaceException, e.toString());
+        assertTrue(e.getMessage().contains(dir.toString()), e.getMessage());
+        return j.nextSequence();
+    }
+
     @Test
     void aSegmentThatDoesNotFitIsNotLeftBehind() throws IOException {
         Path dir = disk.path().resolve("j");
         JournalOptions o = JournalOptions.defaults().withDurability(Durability.NONE).withSegmentSize(1 << 20);
         long appended = 0;
         try (Journal j = Journal.open(dir, o)) {
-            IolabException e = assertThrows(IolabException.class, () -> {
-                for (int i = 0; i < 100_000; i++) {
-                    j.append(new byte[100]);
-                }
-            });
-            assertTrue(e instanceof NoSpaceException, e.toString());
-            assertTrue(e.getMessage().contains(dir.toString()), e.getMessage());
-            appended = j.nextSequence();
+            appended = appendUntilFull(j, dir, 100, 100_000);
         } catch (IolabException closing) {
             // a journal that failed may refuse its close; the files are what counts
         }
@@ -80,14 +90,7 @@ class JournalDiskFullTest {
                 .withPreallocation(Preallocation.NONE).withSegmentSize(768 << 10);
         long acknowledged = -1;
         try (Journal j = Journal.open(dir, o)) {
-            IolabException e = assertThrows(IolabException.class, () -> {
-                for (int i = 0; i < 1_000_000; i++) {
-                    j.append(new byte[1000]);
-                }
-            });
-            assertTrue(e instanceof NoSpaceException, e.toString());
-            assertTrue(e.getMessage().contains(dir.toString()), e.getMessage());
-            acknowledged = j.nextSequence();
+            acknowledged = appendUntilFull(j, dir, 1000, 1_000_000);
         } catch (IolabException closing) {
             // a journal that failed may refuse its close; the files are what counts
         }
