@@ -6,6 +6,7 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.iolab.IolabException;
 
@@ -38,8 +39,12 @@ final class MappedStorage implements StorageFile {
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     /** Guarded by {@link #lock}. */
     private MappedByteBuffer[] windows = new MappedByteBuffer[0];
-    /** Written by the writer only. */
-    private boolean[] dirty = new boolean[0];
+    /**
+     * Per window, whether it was written since its last {@code msync}: set by the writer after each store, cleared by
+     * {@link #force} before its {@code msync} (both under the read lock, so they overlap): a store that lands while
+     * an {@code msync} runs leaves its window marked for the next one. Replaced only under the write lock.
+     */
+    private AtomicIntegerArray dirty = new AtomicIntegerArray(0);
     private volatile long capacity;
     private volatile long size;
     private volatile boolean closed;
@@ -75,7 +80,7 @@ final class MappedStorage implements StorageFile {
         int count = (int) ((length + window - 1) >>> shift);
         int keep = (int) Math.min(capacity >>> shift, count);
         MappedByteBuffer[] next = Arrays.copyOf(windows, count);
-        boolean[] nextDirty = Arrays.copyOf(dirty, count);
+        AtomicIntegerArray nextDirty = new AtomicIntegerArray(count);
         FileChannel.MapMode mode = writable ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY;
         for (int i = keep; i < count; i++) {
             long start = (long) i << shift;
@@ -85,7 +90,9 @@ final class MappedStorage implements StorageFile {
             } catch (IOException e) {
                 throw Problems.io("map " + len + " bytes", path, start, e);
             }
-            nextDirty[i] = i < dirty.length && dirty[i];
+        }
+        for (int i = 0; i < Math.min(count, dirty.length()); i++) {
+            nextDirty.set(i, dirty.get(i));
         }
         windows = next;
         dirty = nextDirty;
@@ -169,7 +176,7 @@ final class MappedStorage implements StorageFile {
                 int n = (int) Math.min(src.remaining(), window - offset);
                 ws[index].put(offset, src, src.position(), n);
                 src.position(src.position() + n);
-                dirty[index] = true;
+                dirty.set(index, 1);
                 at += n;
             }
         } finally {
@@ -203,9 +210,10 @@ final class MappedStorage implements StorageFile {
                 throw Problems.closed(path);
             }
             for (int i = 0; i < windows.length; i++) {
-                if (dirty[i]) {
+                // cleared first: a store made while the msync runs marks the window again, and the next force
+                // syncs it (cleared after, it would be lost for good, its record reported durable)
+                if (dirty.getAndSet(i, 0) != 0) {
                     windows[i].force();
-                    dirty[i] = false;
                 }
             }
         } finally {
@@ -236,17 +244,19 @@ final class MappedStorage implements StorageFile {
                 }
                 // dirty pages below newSize are synced by the next force (msync of the file range)
                 boolean anyDirty = false;
-                for (boolean d : dirty) {
-                    anyDirty |= d;
+                for (int i = 0; i < dirty.length(); i++) {
+                    anyDirty |= dirty.get(i) != 0;
                 }
                 size = newSize;
                 windows = new MappedByteBuffer[0];
-                dirty = new boolean[0];
+                dirty = new AtomicIntegerArray(0);
                 capacity = 0;
                 Problems.setLength(channel, path, newSize);
                 remap(newSize);
                 if (anyDirty) {
-                    Arrays.fill(dirty, true);
+                    for (int i = 0; i < dirty.length(); i++) {
+                        dirty.set(i, 1);
+                    }
                 }
             } finally {
                 lock.writeLock().unlock();
@@ -263,7 +273,7 @@ final class MappedStorage implements StorageFile {
             }
             closed = true;
             windows = new MappedByteBuffer[0];
-            dirty = new boolean[0];
+            dirty = new AtomicIntegerArray(0);
             if (writable) {
                 Problems.setLength(channel, path, size);
             }
