@@ -36,14 +36,23 @@ final class Cursor implements AutoCloseable {
      */
     boolean advance() {
         for (;;) {
-            Tip tip = journal.tip();
             if (seg == null) {
                 ref = journal.segmentFor(next);
                 seg = new SegmentCursor(journal.opener(), ref.path, ref.capacity, journal.openForRead(ref.path));
                 expectedInSegment = ref.firstSeq;
             }
+            // read after the segment is chosen: a roll adds the new segment before it publishes the tip in it
+            Tip tip = journal.tip();
             boolean active = ref == tip.segment();
             long sealedEnd = ref.sealedEnd;
+            if (unpublished(ref, tip)) {
+                // a segment a roll has just made, no record of it published yet: reading it now would buffer
+                // bytes the appender has not written (zeros), which the next read must not take for its records
+                if (journal.refresh()) {
+                    continue;
+                }
+                return false;
+            }
             SegmentCursor.Status status;
             if (active) {
                 status = seg.next(tip.end(), true);
@@ -104,7 +113,7 @@ final class Cursor implements AutoCloseable {
     long forEach(RecordVisitor visitor) {
         long n = 0;
         for (;;) {
-            if (seg != null && next == expectedInSegment) {
+            if (seg != null && next == expectedInSegment && !unpublished(ref, journal.tip())) {
                 Tip tip = journal.tip();
                 boolean known = ref == tip.segment() || ref.sealedEnd >= 0;
                 long limit = ref == tip.segment() ? tip.end() : known ? ref.sealedEnd : ref.capacity;
@@ -128,6 +137,11 @@ final class Cursor implements AutoCloseable {
                 return n;
             }
         }
+    }
+
+    /** @return whether {@code ref} is a segment past {@code tip}'s, with none of its records published */
+    private static boolean unpublished(SegmentRef ref, Tip tip) {
+        return ref != tip.segment() && ref.sealedEnd < 0 && ref.firstSeq >= tip.nextSeq();
     }
 
     @Override

@@ -579,6 +579,9 @@ public final class Journal implements AutoCloseable {
                     found.removeLast();
                 }
             } else if (lastFollows) {
+                // the crash may have come before the roll's directory sync: the last segment's entry goes to the
+                // device before the seal that makes its records count as durable
+                syncDirectory();
                 try (StorageFile f = opener.open(previous.path, true)) {
                     f.force(false);
                     f.write(Format.SEAL_OFFSET, Format.sealMarker(previous.firstSeq));
@@ -592,6 +595,21 @@ public final class Journal implements AutoCloseable {
         long[] scanned = scan(last, false);
         long end = scanned[0];
         long expected = scanned[1];
+        ByteBuffer seal = ByteBuffer.allocate(8);
+        active.read(Format.SEAL_OFFSET, seal);
+        if (seal.getLong(0) != 0) {
+            // the last segment was sealed (a roll whose next segment could not be made, or a repair cut it): its
+            // records were all synced before the marker, so a record that fails its check is damage, not a torn tail
+            if (scanned[2] != 0) {
+                throw new JournalCorruptedException(last.path, end, "a record of a sealed segment fails its check"
+                        + " (records end at sequence " + (expected - 1) + "); run 'iolab journal verify' and"
+                        + " 'iolab journal repair'");
+            }
+            // appends go on in it: the marker goes first, so that a crash before its next seal leaves a torn tail
+            // to cut, as in any unsealed segment
+            active.write(Format.SEAL_OFFSET, ByteBuffer.allocate(8));
+            active.force(false);
+        }
         zeroTail(active, end);
         // the records found may be only in the page cache (a writer killed before its sync): they count as durable
         // once they are on the device
@@ -832,7 +850,16 @@ public final class Journal implements AutoCloseable {
                 crc.update(f.limit(total).position(8));
                 f.putInt(4, (int) crc.getValue());
                 f.limit((int) need).position(0);
-                active.write(t.end(), f);
+                try {
+                    active.write(t.end(), f);
+                } catch (RuntimeException e) {
+                    // part of the frame may be in the segment, past the tip: nothing may be appended after it (a roll
+                    // would seal it in, and a sealed segment's bad frame is damage); a reopen cuts it as a torn tail
+                    if (failure == null) {
+                        failure = e;
+                    }
+                    throw e;
+                }
             }
             payload.position(payload.limit());
             if (options.durability() == Durability.NONE) {
@@ -1328,6 +1355,21 @@ public final class Journal implements AutoCloseable {
         return i >= 0 && i + 1 < segments.size() ? segments.get(i + 1) : null;
     }
 
+    /** Wakes the tailers waiting in {@link #awaitAppend}: the journal was closed. */
+    private void wakeTailers() {
+        appendLock.lock();
+        try {
+            appended.signalAll();
+        } finally {
+            appendLock.unlock();
+        }
+    }
+
+    /** @return whether {@link #close()} was called */
+    boolean isClosed() {
+        return closed;
+    }
+
     /** Waits up to {@code nanos} for a record {@code seq} to be appended. */
     void awaitAppend(long seq, long nanos) {
         if (readOnly) {
@@ -1393,6 +1435,7 @@ public final class Journal implements AutoCloseable {
                     }
                 }
                 wakeDurableWaiters();
+                wakeTailers();
                 syncLock.lock();
                 try {
                     joinSeal();
@@ -1470,7 +1513,8 @@ public final class Journal implements AutoCloseable {
                     return record(cursor);
                 }
                 long left = deadline - System.nanoTime();
-                if (left <= 0 || Thread.currentThread().isInterrupted()) {
+                if (left <= 0 || Thread.currentThread().isInterrupted() || journal.isClosed()) {
+                    // a closed journal gets no more records: every one it had was returned
                     return null;
                 }
                 journal.awaitAppend(cursor.next(), left);

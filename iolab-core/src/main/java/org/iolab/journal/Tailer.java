@@ -9,7 +9,8 @@ import java.time.Duration;
 public interface Tailer extends AutoCloseable {
     /**
      * @param timeout how long to wait for the next record; zero does not wait
-     * @return the next record, or null when none was appended within {@code timeout}
+     * @return the next record, or null when none was appended within {@code timeout}, or at once when the journal
+     *     was closed (before or while waiting) and every record it had was returned
      * @throws JournalCorruptedException when the next record is damaged
      */
     Record poll(Duration timeout);
