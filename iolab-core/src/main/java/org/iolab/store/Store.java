@@ -1028,6 +1028,8 @@ public final class Store implements AutoCloseable {
         long slotLength;
         int foundKeyLen;
         int foundValueLen;
+        /** Visitors of the store this thread is inside ({@link #scan}, {@link #get(ByteBuffer, ValueVisitor)}). */
+        int visiting;
 
         Ctx(Store owner) {
             this.owner = new java.lang.ref.WeakReference<>(owner);
@@ -1142,7 +1144,7 @@ public final class Store implements AutoCloseable {
         ByteBuffer kb = wrap(key);
         int k = checkKey(kb);
         long hash = Slots.hash(kb, 0, k);
-        Ctx ctx = contexts.get();
+        Ctx ctx = enter("get");
         long stamp = rw.readLock();
         try {
             checkOpen();
@@ -1163,13 +1165,14 @@ public final class Store implements AutoCloseable {
      * Hands the value of {@code key} to {@code visitor} without copying it.
      *
      * @param key the key, from its position to its limit (not changed)
-     * @param visitor receives a read-only view of the value, valid during the call
+     * @param visitor receives a read-only view of the value, valid during the call; it must not call this store
+     *        (an {@link IolabException} says so: it runs under the store's read lock, in the store's buffers)
      * @return true when the key was found (and visited)
      */
     public boolean get(ByteBuffer key, ValueVisitor visitor) {
         int k = checkKey(key);
         long hash = Slots.hash(key, key.position(), k);
-        Ctx ctx = contexts.get();
+        Ctx ctx = enter("get");
         long stamp = rw.readLock();
         try {
             checkOpen();
@@ -1177,7 +1180,12 @@ public final class Store implements AutoCloseable {
             if (pos < 0) {
                 return false;
             }
-            visitor.visit(ctx.cur.slice(Slots.HEADER + ctx.foundKeyLen, ctx.foundValueLen).asReadOnlyBuffer());
+            ctx.visiting++;
+            try {
+                visitor.visit(ctx.cur.slice(Slots.HEADER + ctx.foundKeyLen, ctx.foundValueLen).asReadOnlyBuffer());
+            } finally {
+                ctx.visiting--;
+            }
             return true;
         } finally {
             rw.unlockRead(stamp);
@@ -1194,7 +1202,7 @@ public final class Store implements AutoCloseable {
         ByteBuffer kb = wrap(key);
         int k = checkKey(kb);
         long hash = Slots.hash(kb, 0, k);
-        Ctx ctx = contexts.get();
+        Ctx ctx = enter("look up a key");
         long stamp = rw.readLock();
         try {
             checkOpen();
@@ -1208,6 +1216,7 @@ public final class Store implements AutoCloseable {
 
     /** @return the number of live records */
     public long size() {
+        enter("count the records");
         long stamp = rw.readLock();
         try {
             return index.size();
@@ -1221,12 +1230,15 @@ public final class Store implements AutoCloseable {
      * chunks of 1 MiB (copied in bulk from the mapping, or read), and each record is handed as views of its chunk:
      * no per-record copy or allocation. Writers wait until the scan ends.
      *
-     * @param visitor receives read-only views of key and value, valid during the call
+     * @param visitor receives read-only views of key and value, valid during the call; it must not call this store
+     *        (an {@link IolabException} says so: it runs under the store's read lock)
      * @return the number of records visited
      * @throws StoreCorruptedException when a damaged slot is reached
      */
     public long scan(EntryVisitor visitor) {
+        Ctx ctx = enter("scan");
         long stamp = rw.readLock();
+        ctx.visiting++;
         try {
             checkOpen();
             long[] count = {0};
@@ -1268,6 +1280,7 @@ public final class Store implements AutoCloseable {
                     });
             return count[0];
         } finally {
+            ctx.visiting--;
             rw.unlockRead(stamp);
         }
     }
@@ -1303,7 +1316,7 @@ public final class Store implements AutoCloseable {
                     + Slots.MAX_VALUE + " bytes (32 MiB)");
         }
         long hash = Slots.hash(key, key.position(), k);
-        Ctx ctx = contexts.get();
+        Ctx ctx = enter("put");
         writer.lock();
         try {
             checkWritable();
@@ -1407,7 +1420,7 @@ public final class Store implements AutoCloseable {
         ByteBuffer kb = wrap(key);
         int k = checkKey(kb);
         long hash = Slots.hash(kb, 0, k);
-        Ctx ctx = contexts.get();
+        Ctx ctx = enter("delete");
         writer.lock();
         try {
             checkWritable();
@@ -1677,6 +1690,8 @@ public final class Store implements AutoCloseable {
             if (options.checkpoint()) {
                 IndexFile.write(file, h, index, free, liveBytes, storedBytes);
             } else {
+                // an index loaded from FILE.idx may still read shards from its mapping: they move into memory first
+                index.placeAll();
                 IndexFile.delete(file);
             }
             writeHeader(h);
@@ -1709,6 +1724,7 @@ public final class Store implements AutoCloseable {
      * {@link Durability#BATCH}, whose sync costs what was written since the last one.
      */
     public void sync() {
+        enter("sync");
         writer.lock();
         try {
             checkWritable();
@@ -1748,6 +1764,7 @@ public final class Store implements AutoCloseable {
      * @throws IolabException when {@code seq} was not written yet, a sync failed, or the store was closed first
      */
     public void awaitDurable(long seq) {
+        enter("wait for durability");
         if (seq > lastSeq) {
             throw new IolabException("cannot wait for operation " + seq + " of store " + file
                     + " to be durable: it was not written yet (last " + lastSeq + ")");
@@ -1784,6 +1801,7 @@ public final class Store implements AutoCloseable {
      */
     public CompactResult compact() {
         long t0 = System.nanoTime();
+        enter("compact");
         writer.lock();
         try {
             checkWritable();
@@ -1912,6 +1930,7 @@ public final class Store implements AutoCloseable {
 
     /** @return a snapshot of the store's space use and sequences */
     public StoreStats stats() {
+        enter("read the statistics");
         long stamp = rw.readLock();
         try {
             long size = closed ? 0 : data.size();
@@ -1983,6 +2002,7 @@ public final class Store implements AutoCloseable {
     public void close() {
         // a thread's context refers to this store, which refers to the thread-local that keys it: left in the
         // thread's map, it would keep the closed store and its buffers reachable for as long as the thread lives
+        enter("close");
         contexts.remove();
         writer.lock();
         try {
@@ -2089,6 +2109,23 @@ public final class Store implements AutoCloseable {
                     + ": keys are 0 to 65,535 bytes");
         }
         return k;
+    }
+
+    /**
+     * @param op the operation about to run, for the message
+     * @return this thread's read context
+     * @throws IolabException when this thread is inside one of this store's visitors: the visitor runs under the
+     *         store's read lock (a write would wait for it forever, and a read could wait behind a waiting writer) and
+     *         sees the context's buffers (a nested read would overwrite the bytes it is reading)
+     */
+    private Ctx enter(String op) {
+        Ctx c = contexts.get();
+        if (c.visiting > 0) {
+            throw new IolabException("cannot " + op + " in store " + file + " from inside one of its visitors (a scan,"
+                    + " or a get with a visitor): the visitor runs under the store's read lock and reads the store's"
+                    + " buffers; collect what you need in the visitor and " + op + " after it returns");
+        }
+        return c;
     }
 
     private ByteBuffer wrap(byte[] bytes) {

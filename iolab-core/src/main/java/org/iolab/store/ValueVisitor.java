@@ -6,7 +6,8 @@ import java.nio.ByteBuffer;
 @FunctionalInterface
 public interface ValueVisitor {
     /**
-     * @param value a read-only view of the value, valid only during this call (copy what you keep)
+     * @param value a read-only view of the value, valid only during this call (copy what you keep). The visitor must
+     *        not call the store it visits: such a call throws an {@code IolabException}
      */
     void visit(ByteBuffer value);
 }
