@@ -65,6 +65,10 @@ final class Libc {
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
                     ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT),
             ERRNO_OPT);
+    private static final MethodHandle PWRITE = handle("pwrite",
+            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
+                    ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG),
+            ERRNO_OPT);
     private static final MethodHandle GETPAGESIZE = handle("getpagesize",
             FunctionDescriptor.of(ValueLayout.JAVA_INT));
     private static final MethodHandle STRERROR = handle("strerror",
@@ -198,6 +202,29 @@ final class Libc {
         }
     }
 
+    /**
+     * {@code pwrite(2)}, once: the caller loops on a short write and reads the errno of a failure from {@code state}.
+     *
+     * @param state a segment of {@link #captureLayout()}, receiving errno
+     * @param fd a descriptor open for writing
+     * @param buf the bytes, native memory of at least {@code count} bytes
+     * @param count bytes to write
+     * @param offset file offset
+     * @return the bytes written, or -1 (errno in {@code state})
+     */
+    static long pwrite(MemorySegment state, int fd, MemorySegment buf, long count, long offset) {
+        try {
+            return (long) PWRITE.invokeExact(state, fd, buf, count, offset);
+        } catch (Throwable t) {
+            throw unexpected("pwrite", t);
+        }
+    }
+
+    /** @return the layout of the segment that receives errno */
+    static StructLayout captureLayout() {
+        return CAPTURE;
+    }
+
     private static void call1(MethodHandle h, String name, int fd, Path path) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment state = arena.allocate(CAPTURE);
@@ -212,7 +239,7 @@ final class Libc {
         }
     }
 
-    private static int errno(MemorySegment state) {
+    static int errno(MemorySegment state) {
         return (int) ERRNO.get(state, 0L);
     }
 

@@ -1,7 +1,6 @@
 package org.iolab.storage;
 
 import java.io.IOException;
-import java.io.RandomAccessFile;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -9,6 +8,7 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.iolab.os.DescriptorWriter;
 import org.iolab.os.WriteBehind;
 
 /**
@@ -49,8 +49,7 @@ final class SegmentStorage implements StorageFile {
     /** Set under the write lock. */
     private volatile boolean closed;
     /** {@link #writeThrough}'s own descriptor, opened on first use; writer only. */
-    private RandomAccessFile throughFile;
-    private byte[] scratch = new byte[0];
+    private final DescriptorWriter throughFile;
     /**
      * A read-only file's {@link #mappedBuffer()}: a second mapping of its first {@link #LENT_MAX} bytes as a
      * {@link MappedByteBuffer}, made on first request; guarded by {@link #lock}.
@@ -60,6 +59,7 @@ final class SegmentStorage implements StorageFile {
     SegmentStorage(Path path, boolean writable) {
         this.path = path;
         this.behind = new WriteBehind(path);
+        this.throughFile = new DescriptorWriter(path);
         this.writable = writable;
         this.channel = Problems.openChannel(path, writable);
         try {
@@ -166,7 +166,7 @@ final class SegmentStorage implements StorageFile {
                 throw Problems.closed(path);
             }
             if (length > 0 && through) {
-                writeThroughFile(position, src, length);
+                throughFile.write(position, src);
             } else if (length > 0) {
                 MemorySegment.copy(MemorySegment.ofBuffer(src), 0, segment, position, length);
             }
@@ -179,27 +179,6 @@ final class SegmentStorage implements StorageFile {
         if (end > size) {
             size = end;
         }
-    }
-
-    private void writeThroughFile(long position, ByteBuffer src, int length) throws IOException {
-        if (throughFile == null) {
-            throughFile = new RandomAccessFile(path.toFile(), "rw");
-        }
-        byte[] bytes;
-        int offset;
-        if (src.hasArray()) {
-            bytes = src.array();
-            offset = src.arrayOffset() + src.position();
-        } else {
-            if (scratch.length < length) {
-                scratch = new byte[length];
-            }
-            src.get(src.position(), scratch, 0, length);
-            bytes = scratch;
-            offset = 0;
-        }
-        throughFile.seek(position);
-        throughFile.write(bytes, offset, length);
     }
 
     private void grow(long needed) {
@@ -362,14 +341,7 @@ final class SegmentStorage implements StorageFile {
             }
             closed = true;
             behind.close();
-            if (throughFile != null) {
-                try {
-                    throughFile.close();
-                } catch (IOException ignored) {
-                    // nothing is buffered in it
-                }
-                throughFile = null;
-            }
+            throughFile.close();
             map(0);
             lent = null;
             if (writable) {
