@@ -8,7 +8,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalDouble;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -43,6 +42,9 @@ public final class Claims {
     private static final Set<String> MAPPED_READS = Set.of("mapped-byte", "mapped-array", "segment-mapped");
     private static final long KIB8 = 8192;
     private static final long KIB1 = 1024;
+    /** "About 2x": between these factors. */
+    private static final double ABOUT_2X_LOW = 1.5;
+    private static final double ABOUT_2X_HIGH = 3;
     /** "Within about 20% of the best buffer". */
     private static final double FLAT = 0.80;
 
@@ -135,7 +137,9 @@ public final class Claims {
 
     /**
      * Pairs the best claimed-faster measurement with the best claimed-slower one in each setting (cache, sync,
-     * preallocation, stride and buffer size; a method that ignores the buffer size pairs with every size).
+     * preallocation, stride, file size and buffer size; a method that ignores the buffer size pairs with every size).
+     * Only when no setting has both does a claimed-faster point pair with the claimed-slower one of the nearest file
+     * size (byte-at-a-time reads run on a smaller file, their time budget's); the text then names both sizes.
      */
     private static List<Pair> pairs(List<Measurement> all, Bench bench, Set<String> faster, Set<String> slower,
                                     Predicate<Measurement> filter) {
@@ -151,6 +155,15 @@ public final class Claims {
         for (Measurement a : bestA.values()) {
             bs.stream().filter(b -> sameSetting(a, b) && sameBuffer(a, b))
                     .max(Comparator.comparingDouble(b -> b.stats().median()))
+                    .ifPresent(b -> out.add(new Pair(a, b)));
+        }
+        if (!out.isEmpty()) {
+            return out;
+        }
+        for (Measurement a : bestA.values()) {
+            bs.stream().filter(b -> settingBesidesSize(a).equals(settingBesidesSize(b)) && sameBuffer(a, b))
+                    .min(Comparator.<Measurement>comparingDouble(b -> Math.abs(Math.log((double) Math.max(1,
+                            b.fileSize()) / Math.max(1, a.fileSize())))).thenComparingDouble(b -> -b.stats().median()))
                     .ifPresent(b -> out.add(new Pair(a, b)));
         }
         return out;
@@ -169,7 +182,12 @@ public final class Claims {
         return x.stats().median() >= y.stats().median() ? x : y;
     }
 
+    /** What must agree for two measurements to be compared: bench, cache, preallocation, sync, stride, file size. */
     private static String setting(Measurement m) {
+        return settingBesidesSize(m) + "|" + m.fileSize();
+    }
+
+    private static String settingBesidesSize(Measurement m) {
         return m.bench() + "|" + m.cache() + "|" + m.prealloc() + "|" + m.sync() + "|" + m.stride() + "|"
                 + m.length();
     }
@@ -186,14 +204,13 @@ public final class Claims {
      * @param fast what the claim says is faster
      * @param slow what the claim says is slower
      * @param minRatio how many times faster the claim says (1 for plain "faster")
-     * @return holds / does not hold when the ranges are disjoint, else not distinguishable
+     * @return holds when {@code fast}'s range lies above {@code slow}'s times {@code minRatio}, does not hold when it
+     *     lies below it, else not distinguishable (also with fewer than {@link Stats#MIN_PASSES} passes a side)
      */
     private static Verdict decide(Stats fast, Stats slow, double minRatio) {
-        if (!fast.distinguishableFrom(slow)) {
-            return Verdict.NOT_DISTINGUISHABLE;
-        }
-        return fast.median() > slow.median() && fast.ratioTo(slow) >= minRatio ? Verdict.HOLDS
-                : Verdict.DOES_NOT_HOLD;
+        // the slower side's whole range times the factor: "100x faster" holds only when every pass of the faster
+        // side beats every pass of the slower one a hundred times over
+        return JournalTargets.verdict(fast, slow, minRatio);
     }
 
     /** The verdict most settings agree on; no majority gives not distinguishable. */
@@ -266,21 +283,34 @@ public final class Claims {
         return Catalogue.find(m.method()).map(MethodInfo::article).orElse(Article.MODERN);
     }
 
-    /** The best of {@code pool} that is {@code candidate} against the best of the rest. */
+    /**
+     * The best of {@code pool} that is {@code candidate} against the best of the rest, on each file size both measured
+     * (a fast read of a small file says nothing about a large one); the verdict of the majority of the sizes.
+     */
     private static ClaimCheck fastest(String claim, String article, List<Measurement> all,
                                       Predicate<Measurement> pool, Predicate<Measurement> candidate,
                                       String candidateName, String rivalName, String notMeasured) {
         Comparator<Measurement> byMedian = Comparator.comparingDouble(m -> m.stats().median());
-        Optional<Measurement> best = all.stream().filter(pool).filter(candidate).max(byMedian);
-        Optional<Measurement> rival = all.stream().filter(pool).filter(candidate.negate()).max(byMedian);
-        if (best.isEmpty() || rival.isEmpty()) {
+        List<Long> sizes = all.stream().filter(pool).map(Measurement::fileSize).distinct().sorted().toList();
+        List<Verdict> verdicts = new ArrayList<>();
+        List<String> parts = new ArrayList<>();
+        for (long size : sizes) {
+            Predicate<Measurement> here = m -> pool.test(m) && m.fileSize() == size;
+            Optional<Measurement> best = all.stream().filter(here).filter(candidate).max(byMedian);
+            Optional<Measurement> rival = all.stream().filter(here).filter(candidate.negate()).max(byMedian);
+            if (best.isEmpty() || rival.isEmpty()) {
+                continue;
+            }
+            Verdict v = decide(best.get().stats(), rival.get().stats(), 1);
+            verdicts.add(v);
+            parts.add(condition(best.get()) + ", " + Sizes.format(size) + " file: " + candidateName + " "
+                    + named(best.get(), false) + " vs " + rivalName + " " + named(rival.get(), false) + " ("
+                    + Rates.ratio(best.get().stats().ratioTo(rival.get().stats())) + ", " + v.label() + ")");
+        }
+        if (verdicts.isEmpty()) {
             return new ClaimCheck(claim, article, notMeasured, Verdict.NOT_MEASURED);
         }
-        Verdict v = decide(best.get().stats(), rival.get().stats(), 1);
-        String text = condition(best.get()) + ": " + candidateName + " " + named(best.get(), false) + " vs "
-                + rivalName + " " + named(rival.get(), false) + " ("
-                + Rates.ratio(best.get().stats().ratioTo(rival.get().stats())) + ", " + v.label() + ")";
-        return new ClaimCheck(claim, article, text, v);
+        return new ClaimCheck(claim, article, tally(verdicts) + String.join("; ", parts), majority(verdicts));
     }
 
     // ---------------------------------------------------------------- claims with their own rules
@@ -296,9 +326,19 @@ public final class Claims {
         Stats a = warm.get().a().stats();
         Stats b = warm.get().b().stats();
         double r = a.ratioTo(b);
-        Verdict v = decide(a, b, 1.5);
-        String about = r >= 1.5 && r <= 3 ? "about 2x" : r > 3 ? "more than 2x" : r > 1 ? "less than 2x"
-                : "skip is not slower";
+        // "about 2x": every pass of the seek between 1.5 and 3 times every pass of the skip; clearly outside that
+        // band (either way) it does not hold
+        Verdict v;
+        boolean passes = a.n() >= Stats.MIN_PASSES && b.n() >= Stats.MIN_PASSES;
+        if (passes && a.min() > b.max() * ABOUT_2X_LOW && a.max() < b.min() * ABOUT_2X_HIGH) {
+            v = Verdict.HOLDS;
+        } else if (passes && (a.max() < b.min() * ABOUT_2X_LOW || a.min() > b.max() * ABOUT_2X_HIGH)) {
+            v = Verdict.DOES_NOT_HOLD;
+        } else {
+            v = Verdict.NOT_DISTINGUISHABLE;
+        }
+        String about = r >= ABOUT_2X_LOW && r <= ABOUT_2X_HIGH ? "about 2x" : r > ABOUT_2X_HIGH
+                ? "more than 3x: 'about 2x' understates it" : r > 1 ? "less than 1.5x" : "skip is not slower";
         StringBuilder text = new StringBuilder(versus(warm.get().a(), warm.get().b())).append(", ").append(about)
                 .append(", ").append(v.label()).append(')');
         pairs.stream().filter(p -> !"warm".equals(p.a().cache())).forEach(p -> text.append("; ")
@@ -406,13 +446,15 @@ public final class Claims {
     private static ClaimCheck pageCache(RunData run, List<Measurement> all) {
         String claim = "warm figures can exceed the disk's physical limit (page cache); cold reads are bounded by"
                 + " the device";
-        OptionalDouble device = PageCacheTruth.deviceBandwidth(run);
+        // the device figure comes from tools outside Java only: Java's own cold reads are what is checked against it
+        Optional<Limit> device = PageCacheTruth.independentDevice(run);
         if (device.isEmpty()) {
-            return new ClaimCheck(claim, JIB, "needs cold reads (./iolab bench --cache both) or the fio"
-                    + " baseline to know the device's bandwidth", Verdict.NOT_MEASURED);
+            return new ClaimCheck(claim, JIB, "needs the device's bandwidth from a tool outside Java (fio with"
+                    + " O_DIRECT, or C read() on a cold cache: ./iolab bench without --no-limits)",
+                    Verdict.NOT_MEASURED);
         }
-        double dev = device.getAsDouble();
-        String source = deviceSource(run);
+        double dev = device.get().stats().median();
+        String source = deviceSource(device.get());
         Comparator<Measurement> byMedian = Comparator.comparingDouble(m -> m.stats().median());
         Optional<Measurement> warm = all.stream().filter(m -> m.bench() == Bench.READ && "warm".equals(m.cache()))
                 .max(byMedian);
@@ -426,10 +468,11 @@ public final class Claims {
         StringBuilder text = new StringBuilder("device ").append(Rates.format(dev, "B/s")).append(" (")
                 .append(source).append("); fastest warm read ").append(named(warm.get(), false)).append(" = ")
                 .append(String.format(Locale.ROOT, "%.1f×", w.median() / dev)).append(" the device");
+        boolean passes = w.n() >= Stats.MIN_PASSES;
         Verdict v;
-        if (w.min() > dev * PageCacheTruth.MEMORY_FACTOR) {
+        if (passes && w.min() > dev * PageCacheTruth.MEMORY_FACTOR) {
             v = Verdict.HOLDS;
-        } else if (w.max() <= dev * PageCacheTruth.MEMORY_FACTOR) {
+        } else if (passes && w.max() <= dev * PageCacheTruth.MEMORY_FACTOR) {
             v = Verdict.DOES_NOT_HOLD;
         } else {
             v = Verdict.NOT_DISTINGUISHABLE;
@@ -438,7 +481,7 @@ public final class Claims {
             Stats c = cold.get().stats();
             text.append("; fastest cold read ").append(named(cold.get(), false)).append(" = ")
                     .append(String.format(Locale.ROOT, "%.2f×", c.median() / dev)).append(" the device");
-            if (c.min() > dev * PageCacheTruth.MEMORY_FACTOR) {
+            if (c.n() >= Stats.MIN_PASSES && c.min() > dev * PageCacheTruth.MEMORY_FACTOR) {
                 v = Verdict.DOES_NOT_HOLD;
                 text.append(" (faster than the device: the cold cache was not cold)");
             }
@@ -446,15 +489,11 @@ public final class Claims {
         return new ClaimCheck(claim, JIB, text.toString(), v);
     }
 
-    private static String deviceSource(RunData run) {
-        if (run.limits().stream().anyMatch(l -> "fio".equals(l.tool()) && "read-direct".equals(l.operation()))) {
+    private static String deviceSource(Limit l) {
+        if ("fio".equals(l.tool()) && "read-direct".equals(l.operation())) {
             return "fio read with O_DIRECT";
         }
-        if (run.limits().stream().anyMatch(l -> "c".equals(l.tool()) && "read".equals(l.operation())
-                && "cold".equals(l.cache()))) {
-            return "C read() cold";
-        }
-        return "fastest cold Java read; no fio or C baseline in this run";
+        return l.tool() + " " + l.operation() + ("cold".equals(l.cache()) ? " cold" : "");
     }
 
     /** For array reads with a buffer sweep: 8 KiB within 20% of the best buffer size. */
@@ -475,14 +514,19 @@ public final class Claims {
             if (sweep.size() < 2 || at8.isEmpty() || sweep.stream().noneMatch(m -> m.bufferSize() > KIB8)) {
                 continue;
             }
-            Measurement best = sweep.stream().max(Comparator.comparingDouble(m -> m.stats().median())).orElseThrow();
+            // the claim is about the larger arrays: the best of them against 8 KiB
+            Measurement best = sweep.stream().filter(m -> m.bufferSize() > KIB8)
+                    .max(Comparator.comparingDouble(m -> m.stats().median())).orElseThrow();
             Stats s8 = at8.get().stats();
             Stats sb = best.stats();
             double share = s8.median() / sb.median();
+            // holds when every 8 KiB pass reaches 80 % of every pass of the best larger array, does not hold when
+            // none does; with fewer passes or ranges across the 80 % line, not distinguishable
+            boolean passes = s8.n() >= Stats.MIN_PASSES && sb.n() >= Stats.MIN_PASSES;
             Verdict v;
-            if (best == at8.get() || share >= FLAT) {
+            if (passes && s8.min() >= sb.max() * FLAT) {
                 v = Verdict.HOLDS;
-            } else if (sb.distinguishableFrom(s8)) {
+            } else if (passes && s8.max() < sb.min() * FLAT) {
                 v = Verdict.DOES_NOT_HOLD;
             } else {
                 v = Verdict.NOT_DISTINGUISHABLE;
@@ -511,7 +555,7 @@ public final class Claims {
                 continue;
             }
             Optional<Measurement> java = all.stream().filter(m -> m.bench() == Bench.READ && m.kind() == Kind.READ
-                            && m.usesBuffer() && m.bufferSize() == l.blockSize()
+                            && m.usesBuffer() && m.bufferSize() == l.blockSize() && m.fileSize() == l.fileSize()
                             && Objects.equals(m.cache(), l.cache()) && !MAPPED_READS.contains(m.method())
                             && !m.method().endsWith("-byte"))
                     .max(Comparator.comparingDouble(m -> m.stats().median()));
@@ -522,7 +566,8 @@ public final class Claims {
             Stats j = java.get().stats();
             Verdict v = decide(c, j, 1);
             verdicts.add(v);
-            parts.add(l.cache() + " " + Sizes.format(l.blockSize()) + ": C read() " + Rates.format(c.median(), "B/s")
+            parts.add(l.cache() + " " + Sizes.format(l.blockSize()) + ", " + Sizes.format(l.fileSize())
+                    + " file: C read() " + Rates.format(c.median(), "B/s")
                     + " vs " + named(java.get(), false) + " (" + Rates.ratio(c.ratioTo(j)) + ", " + v.label() + ")");
         }
         if (verdicts.isEmpty()) {
@@ -533,32 +578,53 @@ public final class Claims {
         return new ClaimCheck(claim, NADEAU, tally(verdicts) + String.join("; ", parts), majority(verdicts));
     }
 
-    /** channel-direct-array among the three fastest warm reads, or tied with the third. */
+    /**
+     * channel-direct-array among the three fastest warm reads, on each file size it was read at: the verdict of the
+     * majority of the sizes.
+     */
     private static ClaimCheck amongFastest(List<Measurement> all) {
         String claim = "FileChannel with a direct buffer and array gets is among the fastest ways to read";
-        Map<String, Measurement> bestPerMethod = new LinkedHashMap<>();
-        all.stream().filter(m -> m.bench() == Bench.READ && m.kind() == Kind.READ && "warm".equals(m.cache()))
-                .forEach(m -> bestPerMethod.merge(m.method(), m, Claims::faster));
-        Measurement cda = bestPerMethod.get("channel-direct-array");
-        if (cda == null || bestPerMethod.size() < 4) {
+        List<Measurement> warm = all.stream()
+                .filter(m -> m.bench() == Bench.READ && m.kind() == Kind.READ && "warm".equals(m.cache())).toList();
+        List<Long> sizes = warm.stream().filter(m -> m.method().equals("channel-direct-array"))
+                .map(Measurement::fileSize).distinct().sorted().toList();
+        List<Verdict> verdicts = new ArrayList<>();
+        List<String> parts = new ArrayList<>();
+        for (long size : sizes) {
+            Map<String, Measurement> bestPerMethod = new LinkedHashMap<>();
+            warm.stream().filter(m -> m.fileSize() == size)
+                    .forEach(m -> bestPerMethod.merge(m.method(), m, Claims::faster));
+            Measurement cda = bestPerMethod.get("channel-direct-array");
+            if (bestPerMethod.size() < 4) {
+                continue;
+            }
+            List<Measurement> ranked = bestPerMethod.values().stream()
+                    .sorted(Comparator.comparingDouble((Measurement m) -> m.stats().median()).reversed()).toList();
+            int rank = ranked.indexOf(cda) + 1;
+            Stats c = cda.stats();
+            // clearly faster: every pass above every one of channel-direct-array's; not clearly slower: the rest
+            long clearlyFaster = ranked.stream().filter(m -> m != cda && m.stats().distinguishableFrom(c)
+                    && m.stats().min() > c.max()).count();
+            long notClearlySlower = ranked.stream().filter(m -> m != cda && !(m.stats().distinguishableFrom(c)
+                    && m.stats().max() < c.min())).count();
+            Verdict v;
+            if (clearlyFaster >= 3) {
+                v = Verdict.DOES_NOT_HOLD;
+            } else if (notClearlySlower <= 2 && c.n() >= Stats.MIN_PASSES) {
+                v = Verdict.HOLDS;
+            } else {
+                v = Verdict.NOT_DISTINGUISHABLE;
+            }
+            verdicts.add(v);
+            String top = ranked.subList(0, 3).stream().map(m -> named(m, false)).collect(Collectors.joining(", "));
+            parts.add("warm, " + Sizes.format(size) + " file: " + named(cda, false) + " ranks " + rank + " of "
+                    + ranked.size() + " read methods; the three fastest: " + top + " (" + v.label() + ")");
+        }
+        if (verdicts.isEmpty()) {
             return new ClaimCheck(claim, NADEAU, "needs warm channel-direct-array reads and at least three other"
-                    + " read methods; ./iolab bench --profile quick measures them", Verdict.NOT_MEASURED);
+                    + " read methods of the same file; ./iolab bench --profile quick measures them",
+                    Verdict.NOT_MEASURED);
         }
-        List<Measurement> ranked = bestPerMethod.values().stream()
-                .sorted(Comparator.comparingDouble((Measurement m) -> m.stats().median()).reversed()).toList();
-        int rank = ranked.indexOf(cda) + 1;
-        Measurement third = ranked.get(2);
-        Verdict v;
-        if (rank <= 3) {
-            v = Verdict.HOLDS;
-        } else if (cda.stats().distinguishableFrom(third.stats())) {
-            v = Verdict.DOES_NOT_HOLD;
-        } else {
-            v = Verdict.NOT_DISTINGUISHABLE;
-        }
-        String top = ranked.subList(0, 3).stream().map(m -> named(m, false)).collect(Collectors.joining(", "));
-        String text = "warm: " + named(cda, false) + " ranks " + rank + " of " + ranked.size()
-                + " read methods; the three fastest: " + top + " (" + v.label() + ")";
-        return new ClaimCheck(claim, NADEAU, text, v);
+        return new ClaimCheck(claim, NADEAU, tally(verdicts) + String.join("; ", parts), majority(verdicts));
     }
 }

@@ -21,7 +21,7 @@ public final class Compare {
     /** The CSV header {@link #writeCsv} writes. */
     public static final String CSV_HEADER =
             "file,bench,method,kind,bufferSize,fileSize,cache,prealloc,sync,stride,length,unit,pass,throughput,durability,"
-                    + "records";
+                    + "records,phase";
 
     private Compare() {
     }
@@ -39,7 +39,9 @@ public final class Compare {
         Map<String, Measurement> firstSeen = new LinkedHashMap<>();
         for (ResultSet rs : files) {
             Map<String, Measurement> m = new LinkedHashMap<>();
-            for (Measurement x : rs.all()) {
+            List<Measurement> points = new ArrayList<>(rs.all());
+            points.addAll(rs.store());
+            for (Measurement x : points) {
                 m.putIfAbsent(x.key(), x);
                 firstSeen.putIfAbsent(x.key(), x);
             }
@@ -129,7 +131,8 @@ public final class Compare {
             case BASELINE -> Rates.format(cell.median(), unit);
             case NO_BASELINE -> Rates.format(cell.median(), unit) + " (no baseline)";
             case SIGNIFICANT, WITHIN_NOISE -> Rates.format(cell.median(), unit) + " "
-                    + Rates.percent(cell.changePercent()) + " " + cell.status().label();
+                    + Rates.percent(cell.changePercent()) + ("ms".equals(unit) ? " (time: lower is faster) " : " ")
+                    + cell.status().label();
         };
     }
 
@@ -154,7 +157,9 @@ public final class Compare {
         try (BufferedWriter w = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
             w.write(CSV_HEADER);
             w.write("\r\n");
-            for (Measurement m : results.all()) {
+            List<Measurement> points = new ArrayList<>(results.all());
+            points.addAll(results.store());
+            for (Measurement m : points) {
                 String kind = m.kind() == null ? "" : m.kind().name().toLowerCase(Locale.ROOT).replace('_', '-');
                 List<Double> passes = m.passes();
                 for (int i = 0; i < passes.size(); i++) {
@@ -162,7 +167,7 @@ public final class Compare {
                             Long.toString(m.bufferSize()), Long.toString(m.fileSize()), nz(m.cache()),
                             nz(m.prealloc()), Boolean.toString(m.sync()), Long.toString(m.stride()),
                             Integer.toString(m.length()), m.unit(), Integer.toString(i + 1),
-                            number(passes.get(i)), nz(m.durability()), Long.toString(m.records()));
+                            number(passes.get(i)), nz(m.durability()), Long.toString(m.records()), nz(m.phase()));
                     StringBuilder line = new StringBuilder();
                     for (String s : f) {
                         if (!line.isEmpty()) {

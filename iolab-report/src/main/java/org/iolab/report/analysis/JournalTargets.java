@@ -24,9 +24,10 @@ import org.iolab.report.model.Verdict;
  * journal's min–max range and the comparator's range times the factor do not overlap; otherwise it is not
  * distinguishable.
  *
- * <p>The fio targets compare like with like when the run has write-then-sync passes ({@link Bench#JOURNAL_BULK}:
- * the same record size and byte count as fio's job, ending with a sync); a run without them falls back to the
- * append throughput, with a caveat saying that no sync is included.
+ * <p>The fio targets compare like with like: the journal's write-then-sync passes ({@link Bench#JOURNAL_BULK}: the
+ * same record size and byte count as fio's job, ending with a sync) against fio's. A run without them gets no
+ * verdict: its append throughput (no sync) is shown for information, saying so. The replay target compares the
+ * replay with the warm reads of the catalogue's file size nearest to the replay's bytes.
  */
 public final class JournalTargets {
     private static final long B64 = 64;
@@ -51,7 +52,7 @@ public final class JournalTargets {
         out.add(replayVersusChronicle(journal));
         out.add(versusFio(journal, run.limits(), KIB64, "none", Fio.JOURNAL_WRITE,
                 "64 KiB records at NONE then sync ≥ 0.9× fio buffered sequential write",
-                " (the append benchmark ends no iteration with a sync: NONE without it)", ""));
+                " (the append benchmark ends no iteration with a sync)", ""));
         String p99 = run.latency().stream().filter(l -> "durable".equals(l.mode())).findFirst()
                 .map(l -> "; p99 append-to-durable " + micros(l.p99Nanos()) + " at " + Math.round(l.rate())
                         + "/s (" + l.backend() + ", " + Sizes.format(l.recordSize()) + ")")
@@ -66,7 +67,8 @@ public final class JournalTargets {
         }
         for (long size : batchSizes) {
             out.add(versusFio(journal, run.limits(), size, "batch", Fio.JOURNAL_WRITE_FDATASYNC, "BATCH "
-                    + Sizes.format(size) + " ≥ 0.9× fio with fdatasync at the same cadence", "", p99));
+                    + Sizes.format(size) + " ≥ 0.9× fio with fdatasync at the same cadence",
+                    " (appends waiting for no sync)", p99));
         }
         out.add(replayVersusReads(journal, run.results().measurements()));
         return out;
@@ -114,18 +116,20 @@ public final class JournalTargets {
                                          String operation, String target, String appendCaveat, String extra) {
         Optional<Measurement> bulk = best(journal, m -> m.bench() == Bench.JOURNAL_BULK && m.bufferSize() == size
                 && durability.equals(m.durability()));
-        Optional<Measurement> j = bulk.isPresent() ? bulk : best(journal, m -> m.bench() == Bench.JOURNAL_APPEND
-                && m.bufferSize() == size && durability.equals(m.durability()));
-        if (j.isEmpty()) {
-            return notMeasured(target, 0.9, "no " + durability.toUpperCase(Locale.ROOT) + " " + Sizes.format(size)
-                    + " write+sync passes or appends; ./iolab bench --workload journal --record-sizes " + option(size)
-                    + " --durability " + durability + extra);
+        if (bulk.isEmpty()) {
+            // appends that never sync against a fio job that does: no verdict, the figure only for information
+            Optional<Measurement> appends = best(journal, m -> m.bench() == Bench.JOURNAL_APPEND
+                    && m.bufferSize() == size && durability.equals(m.durability()));
+            String info = appends.map(a -> "no write+sync passes; appends " + describe(a, a.byteStats(), "B/s")
+                    + appendCaveat + ", not comparable with fio's synced job; ").orElse("no "
+                    + durability.toUpperCase(Locale.ROOT) + " " + Sizes.format(size) + " write+sync passes; ");
+            return notMeasured(target, 0.9, info + "./iolab bench --workload journal --record-sizes " + option(size)
+                    + " --durability " + durability + " measures them" + extra);
         }
+        Optional<Measurement> j = bulk;
         Stats js = j.get().byteStats();
-        String jText = bulk.isPresent()
-                ? j.get().method() + " write+sync of " + Sizes.format(j.get().fileSize()) + " " + figure(js, "B/s")
-                + extra
-                : describe(j.get(), js, "B/s") + appendCaveat + extra;
+        String jText = j.get().method() + " write+sync of " + Sizes.format(j.get().fileSize()) + " "
+                + figure(js, "B/s") + extra;
         Optional<Limit> fio = limits.stream().filter(l -> Fio.TOOL.equals(l.tool())
                 && operation.equals(l.operation()) && l.blockSize() == size && !l.passes().isEmpty()).findFirst();
         if (fio.isEmpty()) {
@@ -148,15 +152,22 @@ public final class JournalTargets {
         }
         Stats js = j.get().byteStats();
         String jText = describe(j.get(), js, "B/s");
-        Optional<Measurement> read = catalogue.stream().filter(m -> m.bench() == Bench.READ
-                && m.kind() == Kind.READ && "warm".equals(m.cache()) && !m.passes().isEmpty())
+        List<Measurement> warm = catalogue.stream().filter(m -> m.bench() == Bench.READ && m.kind() == Kind.READ
+                && "warm".equals(m.cache()) && !m.passes().isEmpty()).toList();
+        // a small file read from the caches is faster than a large one from memory: the reads of the file size
+        // nearest to the replay's bytes (on a log scale)
+        long bytes = j.get().fileSize();
+        Optional<Long> size = warm.stream().map(Measurement::fileSize).distinct()
+                .min(Comparator.comparingDouble(f -> Math.abs(Math.log((double) f / Math.max(1, bytes)))));
+        Optional<Measurement> read = warm.stream().filter(m -> size.isPresent() && m.fileSize() == size.get())
                 .max(Comparator.comparingDouble(m -> m.stats().median()));
         if (read.isEmpty()) {
             return new TargetCheck(target, jText, "the run measured no warm reads; ./iolab bench --workload all"
                     + " measures both", Double.NaN, 0.9, Verdict.NOT_MEASURED);
         }
         Stats rs = read.get().stats();
-        return new TargetCheck(target, jText, read.get().label() + " " + figure(rs, "B/s"), js.ratioTo(rs), 0.9,
+        return new TargetCheck(target, jText + ", " + Sizes.format(bytes), read.get().label() + " of a "
+                + Sizes.format(read.get().fileSize()) + " file " + figure(rs, "B/s"), js.ratioTo(rs), 0.9,
                 verdict(js, rs, 0.9));
     }
 

@@ -34,9 +34,7 @@ public final class PageCacheTruth {
     public static OptionalDouble deviceBandwidth(RunData run) {
         // the fastest cold sequential read any tool achieved: fio O_DIRECT at queue depth 1 understates the
         // device, which the kernel's readahead drives with several requests in flight
-        OptionalDouble limits = bestLimit(run.limits(), l -> l.operation().startsWith("read")
-                && ("cold".equals(l.cache()) || "read-direct".equals(l.operation()))
-                || "mmap".equals(l.operation()) && "cold".equals(l.cache()));
+        OptionalDouble limits = bestLimit(run.limits(), DEVICE_READ);
         OptionalDouble java = run.results().measurements().stream()
                 .filter(m -> m.bench() == Bench.READ && "cold".equals(m.cache()) && !m.passes().isEmpty())
                 .mapToDouble(m -> m.stats().median()).max();
@@ -45,6 +43,21 @@ public final class PageCacheTruth {
         }
         return limits.isPresent() ? limits : java;
     }
+
+    /**
+     * @param run a run
+     * @return the fastest cold sequential read of the tools outside Java (fio with O_DIRECT, C {@code read} or
+     *     {@code mmap} on a cold cache): a device figure that Java's own cold reads are not part of, so they can be
+     *     checked against it; empty when the run has none
+     */
+    public static Optional<Limit> independentDevice(RunData run) {
+        return run.limits().stream().filter(DEVICE_READ).filter(l -> !l.passes().isEmpty())
+                .max(Comparator.comparingDouble(l -> l.stats().median()));
+    }
+
+    private static final Predicate<Limit> DEVICE_READ = l -> l.operation().startsWith("read")
+            && ("cold".equals(l.cache()) || "read-direct".equals(l.operation()))
+            || "mmap".equals(l.operation()) && "cold".equals(l.cache());
 
     private static OptionalDouble bestLimit(List<Limit> limits, Predicate<Limit> which) {
         return limits.stream().filter(which).filter(l -> !l.passes().isEmpty())

@@ -589,7 +589,7 @@ public final class HtmlReport {
                 Optional<Measurement> m = find(of, engine, phase);
                 Optional<Measurement> best = bestPeer(of, phase);
                 cells.add(m.isPresent() && best.isPresent()
-                        ? Rates.ratio(best.get().stats().median() / m.get().stats().median()) + " faster"
+                        ? fasterOrSlower(best.get().stats().median() / m.get().stats().median())
                         : "-");
             }
             Optional<Measurement> r = find(of, engine, "reopen");
@@ -869,4 +869,12 @@ public final class HtmlReport {
               word-break: break-all; }
             .source { color: #777; font-size: 0.85rem; }
             """;
+
+    /**
+     * @param ratio the best peer's time over iolab's
+     * @return e.g. {@code 1.74x faster}, or for a ratio below 1 {@code 1.04x slower} (its inverse)
+     */
+    static String fasterOrSlower(double ratio) {
+        return ratio >= 1 ? Rates.ratio(ratio) + " faster" : Rates.ratio(1 / ratio) + " slower";
+    }
 }

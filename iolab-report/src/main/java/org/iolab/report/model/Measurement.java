@@ -163,9 +163,12 @@ public record Measurement(Bench bench, String method, Kind kind, long bufferSize
      *     comparing runs
      */
     public String key() {
+        if (bench.store()) {
+            // a store point's file and buffer sizes are what it measured (size on disk, live data), not its setting
+            return bench + "|" + method + "|" + durability + "|" + records + "|" + phase;
+        }
         return bench + "|" + method + "|" + (usesBuffer ? bufferSize : 0) + "|" + fileSize + "|" + cache + "|"
                 + prealloc + "|" + sync + "|" + stride + "|" + length
-                + (bench.journal() ? "|" + durability + "|" + records : "")
-                + (bench.store() ? "|" + durability + "|" + records + "|" + phase : "");
+                + (bench.journal() ? "|" + durability + "|" + records : "");
     }
 }

@@ -93,11 +93,11 @@ class JournalResultsTest {
         List<String> lines = Files.readAllLines(csv);
         long passes = rs.journal().stream().mapToLong(m -> m.passes().size()).sum();
         assertEquals(passes + 1, lines.size());
-        assertTrue(lines.stream().anyMatch(l -> l.startsWith(rs.source() + ",journal_append,segment,") && l.endsWith(",batch,0")),
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith(rs.source() + ",journal_append,segment,") && l.endsWith(",batch,0,")),
                 lines.toString());
         // a write-then-sync pass: payload bytes in fileSize, its durability and records per pass
         assertTrue(lines.stream().anyMatch(l -> l.startsWith(rs.source() + ",journal_bulk,segment,,65536,4194304,")
-                && l.endsWith(",batch,64")), lines.toString());
+                && l.endsWith(",batch,64,")), lines.toString());
     }
 
     @Test
