@@ -81,8 +81,22 @@ public final class JournalCommand implements Callable<Integer> {
         return from;
     }
 
-    private static void writeLine(OutputStream out, byte[] payload) throws IOException {
-        out.write(payload);
+    /**
+     * Writes a record as a line: escaped with {@code --escape}, else as it is, with a warning on standard error (once)
+     * when it holds a newline and so reads as two lines.
+     */
+    private static void writeLine(OutputStream out, Record r, ReadOptions o) throws IOException {
+        byte[] payload = r.payload();
+        if (o.escape) {
+            Lines.escape(out, payload, 0, payload.length);
+        } else {
+            out.write(payload);
+            if (!o.warned && Lines.contains(payload, 0, payload.length, (byte) '\n')) {
+                o.warned = true;
+                System.err.println("iolab: record " + r.sequence() + " holds a newline, so it prints as more than one"
+                        + " line; use --escape for output that reads back record for record");
+            }
+        }
         out.write('\n');
     }
 
@@ -114,7 +128,12 @@ public final class JournalCommand implements Callable<Integer> {
                 description = "size of new segment files, e.g. 64k, 256m (default: 256m)")
         String segmentSize;
 
+        @Option(names = "--escape", description = "read each line as 'journal read --escape' writes it: \\\\, \\n,"
+                + " \\r and \\t stand for a backslash, newline, carriage return and tab")
+        boolean escape;
+
         private volatile long appended = -1;
+        private Lines.Reader lines;
         private volatile boolean done;
 
         @Override
@@ -127,15 +146,52 @@ public final class JournalCommand implements Callable<Integer> {
             if (Files.exists(dir) && !Files.isDirectory(dir)) {
                 throw new IolabException("journal directory " + dir + " is a file");
             }
+            boolean created = !Files.exists(dir);
+            long[] first = {-1};
+            try {
+                append(options, first);
+            } catch (Exception | Error e) {
+                if (created && first[0] >= 0 && first[0] == nextSequence(dir, options)) {
+                    // a journal this command made and appended nothing to: not left behind
+                    deleteEmpty(dir, e);
+                }
+                throw e;
+            }
+            return 0;
+        }
+
+        private static long nextSequence(Path dir, JournalOptions options) {
+            try (Journal j = Journal.openReadOnly(dir, options)) {
+                return j.nextSequence();
+            } catch (IolabException e) {
+                return -1;
+            }
+        }
+
+        private static void deleteEmpty(Path dir, Throwable e) {
+            try {
+                for (Path p : segmentFiles(dir)) {
+                    Files.deleteIfExists(p);
+                }
+                Files.deleteIfExists(dir.resolve("journal.lock"));
+                Files.deleteIfExists(dir);
+            } catch (IOException | IolabException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+        }
+
+        private void append(JournalOptions options, long[] first) throws Exception {
             // acknowledgments: whole lines only, so a kill never leaves part of one
             OutputStream out = new LineOut(System.out);
             try (Journal journal = Journal.open(dir, options);
                     InputStream in = new BufferedInputStream(System.in, 1 << 16)) {
+                first[0] = journal.nextSequence();
+                lines = new Lines.Reader(in, options.maxRecordSize(), "the largest record of journal " + dir
+                        + " (its segment size minus 80; records are never split: give a larger --segment-size)");
                 if (options.durability() == Durability.BATCH) {
-                    appendBatch(journal, in, out);
+                    appendBatch(journal, out);
                 } else {
-                    LineReader lines = new LineReader(in);
-                    for (byte[] line; (line = lines.next()) != null; ) {
+                    for (byte[] line; (line = nextRecord()) != null; ) {
                         long seq = journal.append(line);
                         out.write(Long.toString(seq).getBytes(StandardCharsets.US_ASCII));
                         out.write('\n');
@@ -145,11 +201,16 @@ public final class JournalCommand implements Callable<Integer> {
                 }
             }
             out.flush();
-            return 0;
+        }
+
+        /** @return the next record of standard input (unescaped with {@code --escape}), or null at its end */
+        private byte[] nextRecord() throws IOException {
+            byte[] line = lines.next();
+            return line == null || !escape ? line : Lines.unescape(line, 0, line.length, lines.lineNumber());
         }
 
         /** Appends in this thread; another prints sequences as the durable sequence passes them. */
-        private void appendBatch(Journal journal, InputStream in, OutputStream out) throws Exception {
+        private void appendBatch(Journal journal, OutputStream out) throws Exception {
             long first = journal.nextSequence();
             AtomicReference<Throwable> failure = new AtomicReference<>();
             Thread printer = Thread.ofPlatform().name("journal-ack").start(() -> {
@@ -160,8 +221,7 @@ public final class JournalCommand implements Callable<Integer> {
                 }
             });
             try {
-                LineReader lines = new LineReader(in);
-                for (byte[] line; (line = lines.next()) != null && failure.get() == null; ) {
+                for (byte[] line; failure.get() == null && (line = nextRecord()) != null; ) {
                     appended = journal.append(line);
                     LockSupport.unpark(printer);
                 }
@@ -202,35 +262,6 @@ public final class JournalCommand implements Callable<Integer> {
         }
     }
 
-    /** Splits a byte stream at {@code '\n'} (a {@code "\r\n"} ending counts as one newline). */
-    static final class LineReader {
-        private final InputStream in;
-        private byte[] buf = new byte[256];
-
-        LineReader(InputStream in) {
-            this.in = in;
-        }
-
-        /** @return the next line without its newline, or null at the end of the input */
-        byte[] next() throws IOException {
-            int n = 0;
-            int b;
-            while ((b = in.read()) >= 0 && b != '\n') {
-                if (n == buf.length) {
-                    buf = Arrays.copyOf(buf, n * 2);
-                }
-                buf[n++] = (byte) b;
-            }
-            if (b < 0 && n == 0) {
-                return null;
-            }
-            if (b == '\n' && n > 0 && buf[n - 1] == '\r') {
-                n--;
-            }
-            return Arrays.copyOf(buf, n);
-        }
-    }
-
     /** What {@code read} and {@code tail} share: the journal, where to start, which backend reads it. */
     static final class ReadOptions {
         @Parameters(index = "0", paramLabel = "DIR", description = "the journal directory")
@@ -241,6 +272,14 @@ public final class JournalCommand implements Callable<Integer> {
 
         @Option(names = "--backend", paramLabel = "NAME", description = "the backend to read with (default: segment)")
         String backend;
+
+        @Option(names = "--escape", description = "write a backslash, newline, carriage return and tab in a record as"
+                + " \\\\, \\n, \\r and \\t, so that each record is one line ('journal append --escape' reads it"
+                + " back)")
+        boolean escape;
+
+        /** Whether the warning about a record holding a newline was printed. */
+        boolean warned;
 
         Journal open() {
             return openForReading(dir, backend);
@@ -264,7 +303,7 @@ public final class JournalCommand implements Callable<Integer> {
             try (Journal journal = source.open();
                     JournalReader reader = journal.reader(source.first(journal))) {
                 while (reader.hasNext()) {
-                    writeLine(out, reader.next().payload());
+                    writeLine(out, reader.next(), source);
                 }
             } finally {
                 // the records before a damaged one are printed before the error
@@ -290,7 +329,7 @@ public final class JournalCommand implements Callable<Integer> {
                     Record r = tailer.poll(Duration.ofMillis(200));
                     boolean wrote = false;
                     while (r != null) {
-                        writeLine(out, r.payload());
+                        writeLine(out, r, source);
                         wrote = true;
                         r = tailer.poll(Duration.ZERO);
                     }

@@ -65,6 +65,13 @@ final class LineOut extends OutputStream {
     private void pass(int k) throws IOException {
         sink.write(buf, 0, k);
         sink.flush();
+        if (sink instanceof java.io.PrintStream p && p.checkError()) {
+            // a PrintStream swallows the error: the reader of the acknowledgments is gone, and the command must
+            // stop and say so rather than go on writing what no one receives
+            throw new org.iolab.IolabException("cannot write to standard output (closed, or its reader ended): the"
+                    + " acknowledgments stop here; what was applied before is kept, and what was not acknowledged"
+                    + " may or may not have been applied");
+        }
         System.arraycopy(buf, k, buf, 0, n - k);
         n -= k;
         lines = Math.max(0, lines - k);

@@ -45,6 +45,13 @@ public final class Main implements Callable<Integer> {
 
     private static int onException(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
         PrintWriter err = cl.getErr();
+        if (e instanceof org.iolab.journal.JournalCorruptedException
+                || e instanceof org.iolab.store.StoreCorruptedException sc && !notAStore(sc)) {
+            // damaged data, not a bad argument: the exit code of a failed check ('verify' says 1 too)
+            err.println("iolab: " + oneLine(e.getMessage()));
+            err.flush();
+            return FAILED;
+        }
         if (e instanceof IolabException) {
             err.println("iolab: " + oneLine(e.getMessage()));
             err.flush();
@@ -59,6 +66,15 @@ public final class Main implements Callable<Integer> {
         e.printStackTrace(err);
         err.flush();
         return BUG;
+    }
+
+    /** @return whether the "damaged" file does not begin as a store at all: a wrong path, a user error */
+    private static boolean notAStore(org.iolab.store.StoreCorruptedException e) {
+        try {
+            return e.offset() == 0 && !org.iolab.store.Store.beginsAsStore(e.file());
+        } catch (IolabException unreadable) {
+            return false;
+        }
     }
 
     private static int onBadParameter(CommandLine.ParameterException e, String[] args) {

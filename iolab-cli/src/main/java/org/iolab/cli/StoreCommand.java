@@ -78,13 +78,33 @@ public final class StoreCommand implements Callable<Integer> {
         if (backend != null) {
             o = o.withBackend(Backend.parse(backend));
         }
+        long size;
         try {
-            return Store.openReadOnly(existing(file), o);
+            size = Files.size(existing(file));
+        } catch (IOException io) {
+            throw IolabException.io("read the size of", file, io);
+        }
+        if (size < HEADER_PAGE) {
+            // an empty file (a mistaken '> FILE', or a creation that never wrote its header): opening it would make it
+            // a store (recovery), and a reading command must not write what it was not asked to
+            throw new IolabException("store file " + file + " is " + size + " bytes, shorter than a store's"
+                    + " 4096-byte header: not a store (or a creation that never finished); the file is unchanged."
+                    + " 'iolab store load " + file + "' makes it a store");
+        }
+        try {
+            return Store.openReadOnly(file, o);
         } catch (StoreRecoveryNeededException e) {
             System.err.println("iolab: " + file + " was not closed cleanly; recovering it first (this writes to it)");
             return open(file, backend, Durability.NONE);
         }
     }
+
+    /** A store's header page: every store file is at least this long. */
+    private static final int HEADER_PAGE = 4096;
+    /** The longest key a store takes. */
+    private static final int MAX_KEY = 65_535;
+    /** The longest value a store takes. */
+    private static final int MAX_VALUE = 32 << 20;
 
     private static void write(OutputStream out, ByteBuffer b) throws IOException {
         if (b.hasArray()) {
@@ -94,6 +114,21 @@ public final class StoreCommand implements Callable<Integer> {
             b.duplicate().get(bytes);
             out.write(bytes);
         }
+    }
+
+    private static void writeEscaped(OutputStream out, ByteBuffer b) throws IOException {
+        byte[] bytes = new byte[b.remaining()];
+        b.duplicate().get(bytes);
+        Lines.escape(out, bytes, 0, bytes.length);
+    }
+
+    private static boolean holds(ByteBuffer b, byte x) {
+        for (int i = b.position(); i < b.limit(); i++) {
+            if (b.get(i) == x) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The options every command that opens a store shares. */
@@ -122,6 +157,10 @@ public final class StoreCommand implements Callable<Integer> {
                 description = "none, batch or always (default: ${DEFAULT-VALUE})")
         String durability;
 
+        @Option(names = "--escape", description = "read keys and values as 'store dump --escape' writes them: \\\\,"
+                + " \\n, \\r and \\t stand for a backslash, newline, carriage return and tab")
+        boolean escape;
+
         /** One acknowledged line: the key to print and the sequence that must be durable first (-1: none). */
         private record Ack(byte[] key, long seq) {
         }
@@ -131,6 +170,9 @@ public final class StoreCommand implements Callable<Integer> {
         @Override
         public Integer call() throws Exception {
             Durability level = Durability.parse(durability);
+            if (backend != null) {
+                Backend.parse(backend); // refused before any folder is made
+            }
             if (Files.isDirectory(file)) {
                 throw new IolabException("store file " + file + " is a directory: give a file name");
             }
@@ -178,25 +220,33 @@ public final class StoreCommand implements Callable<Integer> {
                 AtomicReference<Throwable> failure = new AtomicReference<>();
                 Thread printer = Thread.ofPlatform().name("store-ack").start(() -> {
                     try {
-                        printAcks(store, level, acks, out);
+                        printAcks(store, level, acks, out, escape);
                     } catch (Throwable t) {
                         failure.set(t);
                     }
                 });
                 IolabException bad = null;
                 try {
-                    JournalCommand.LineReader lines = new JournalCommand.LineReader(in);
-                    for (byte[] line; (line = lines.next()) != null && failure.get() == null; ) {
+                    // a line is at most a key, a tab and a value (each escaped: twice as long)
+                    Lines.Reader lines = new Lines.Reader(in, (escape ? 2L : 1L) * (MAX_KEY + MAX_VALUE) + 1,
+                            "the longest line a store takes (a " + MAX_KEY + "-byte key, a tab and a " + MAX_VALUE
+                                    + "-byte value)");
+                    for (byte[] line; failure.get() == null && (line = lines.next()) != null; ) {
                         lineNo++;
                         int tab = indexOf(line, (byte) '\t');
                         Ack ack;
                         if (tab >= 0 || line.length > 1 && line[0] == '-') {
-                            byte[] key = tab >= 0 ? java.util.Arrays.copyOf(line, tab)
-                                    : java.util.Arrays.copyOfRange(line, 1, line.length);
+                            byte[] key;
+                            byte[] value;
                             try {
-                                ack = new Ack(key, tab >= 0
-                                        ? store.put(key, java.util.Arrays.copyOfRange(line, tab + 1, line.length))
-                                        : store.delete(key));
+                                key = tab >= 0 ? field(line, 0, tab, lineNo) : field(line, 1, line.length, lineNo);
+                                value = tab >= 0 ? field(line, tab + 1, line.length, lineNo) : null;
+                            } catch (IolabException e) {
+                                bad = e; // names the line
+                                break;
+                            }
+                            try {
+                                ack = new Ack(key, value != null ? store.put(key, value) : store.delete(key));
                             } catch (IolabException e) {
                                 bad = new IolabException("line " + lineNo + " of standard input: " + e.getMessage()
                                         + (lineNo > 1 ? " (the lines before it were applied)" : ""), e);
@@ -205,14 +255,22 @@ public final class StoreCommand implements Callable<Integer> {
                             progress[1]++;
                         } else {
                             bad = new IolabException("line " + lineNo + " of standard input is neither KEY<TAB>VALUE"
-                                    + " nor -KEY: " + preview(line) + "; the lines before it were applied");
+                                    + " nor -KEY: " + preview(line) + (lineNo > 1 ? "; the lines before it were applied"
+                                    : ""));
                             break;
                         }
-                        acks.put(ack);
+                        // the printer may have stopped (a failed sync, a closed standard output): never wait on it then
+                        while (!acks.offer(ack, 100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                            if (failure.get() != null) {
+                                break;
+                            }
+                        }
                     }
                     store.sync();
                 } finally {
-                    acks.put(END);
+                    while (printer.isAlive() && !acks.offer(END, 100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                        // the printer drains the queue, or has stopped
+                    }
                     printer.join();
                 }
                 Throwable t = failure.get();
@@ -230,8 +288,8 @@ public final class StoreCommand implements Callable<Integer> {
         }
 
         /** Prints each ack once its operation is durable; with BATCH it waits for the group commits. */
-        private static void printAcks(Store store, Durability level, BlockingQueue<Ack> acks, OutputStream out)
-                throws Exception {
+        private static void printAcks(Store store, Durability level, BlockingQueue<Ack> acks, OutputStream out,
+                boolean escape) throws Exception {
             byte[] ok = "ok ".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
             for (;;) {
                 Ack a = acks.take();
@@ -246,12 +304,22 @@ public final class StoreCommand implements Callable<Integer> {
                     }
                 }
                 out.write(ok);
-                out.write(a.key());
+                if (escape) {
+                    // one line per acknowledgment, whatever the key holds
+                    Lines.escape(out, a.key(), 0, a.key().length);
+                } else {
+                    out.write(a.key());
+                }
                 out.write('\n');
                 if (acks.isEmpty()) {
                     out.flush();
                 }
             }
+        }
+
+        /** @return {@code line[from, to)}, unescaped with {@code --escape} */
+        private byte[] field(byte[] line, int from, int to, long lineNo) {
+            return escape ? Lines.unescape(line, from, to, lineNo) : java.util.Arrays.copyOfRange(line, from, to);
         }
 
         private static int indexOf(byte[] b, byte x) {
@@ -276,23 +344,65 @@ public final class StoreCommand implements Callable<Integer> {
         @CommandLine.Mixin
         Target target;
 
-        @Parameters(index = "1", paramLabel = "KEY", description = "the key")
+        @Parameters(index = "1", arity = "0..1", paramLabel = "KEY", description = "the key (its bytes as this"
+                + " locale encodes them)")
         String key;
+
+        @Option(names = "--key-hex", paramLabel = "HEX", description = "the key's bytes in hexadecimal, e.g."
+                + " 636166c3a9 for 'café' in UTF-8: any key, whatever the locale")
+        String keyHex;
 
         @Override
         public Integer call() throws IOException {
+            byte[] k = keyBytes();
             byte[] value;
             try (Store store = openToRead(target.file, target.backend)) {
-                value = store.get(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                value = store.get(k);
             }
             if (value == null) {
-                System.err.println("iolab: no key '" + key + "' in " + target.file);
+                System.err.println("iolab: no key " + (keyHex != null ? "0x" + keyHex : "'" + key + "'") + " in "
+                        + target.file);
                 return Main.FAILED;
             }
             System.out.write(value);
             System.out.write('\n');
             System.out.flush();
+            if (System.out.checkError()) {
+                throw new IolabException("cannot write the value to standard output (closed, or its reader ended)");
+            }
             return 0;
+        }
+
+        /** @return the key's bytes: from --key-hex, else the argument as the locale encoded it */
+        private byte[] keyBytes() {
+            if ((key == null) == (keyHex == null)) {
+                throw new IolabException("give the key either as KEY or with --key-hex HEX (one of them)");
+            }
+            if (keyHex != null) {
+                try {
+                    return java.util.HexFormat.of().parseHex(keyHex);
+                } catch (IllegalArgumentException e) {
+                    throw new IolabException("bad --key-hex '" + keyHex + "': give an even number of hexadecimal"
+                            + " digits, e.g. 636166c3a9");
+                }
+            }
+            // the JVM decoded the argument with the locale's charset: encoding it back the same way gives its bytes
+            java.nio.charset.Charset native_ = nativeCharset();
+            if (key.indexOf('\uFFFD') >= 0 || !native_.newEncoder().canEncode(key)) {
+                throw new IolabException("the key argument is not valid text in this locale's charset (" + native_
+                        + "), so its bytes are lost: give it with --key-hex (e.g. --key-hex "
+                        + java.util.HexFormat.of().formatHex("café".getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                        + " for 'café' in UTF-8), or run in a UTF-8 locale (LC_ALL=C.UTF-8)");
+            }
+            return key.getBytes(native_);
+        }
+
+        private static java.nio.charset.Charset nativeCharset() {
+            try {
+                return java.nio.charset.Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"));
+            } catch (IllegalArgumentException e) {
+                return java.nio.charset.StandardCharsets.UTF_8;
+            }
         }
     }
 
@@ -303,17 +413,36 @@ public final class StoreCommand implements Callable<Integer> {
         @CommandLine.Mixin
         Target target;
 
+        @Option(names = "--escape", description = "write a backslash, newline, carriage return and tab in a key or"
+                + " value as \\\\, \\n, \\r and \\t, so that each record is one KEY<TAB>VALUE line ('store"
+                + " load --escape' reads it back)")
+        boolean escape;
+
         @Override
         public Integer call() throws IOException {
             OutputStream out = new BufferedOutputStream(System.out, 1 << 16);
+            boolean[] warned = {false};
             try (Store store = openToRead(target.file, target.backend)) {
                 IOException[] failed = {null};
                 store.scan((k, v) -> {
                     if (failed[0] == null) {
                         try {
-                            write(out, k);
-                            out.write('\t');
-                            write(out, v);
+                            if (escape) {
+                                writeEscaped(out, k);
+                                out.write('\t');
+                                writeEscaped(out, v);
+                            } else {
+                                if (!warned[0] && (holds(k, (byte) '\t') || holds(k, (byte) '\n')
+                                        || holds(v, (byte) '\n'))) {
+                                    warned[0] = true;
+                                    System.err.println("iolab: a key holds a tab or newline, or a value a newline,"
+                                            + " so its line cannot be told apart; use --escape for output that"
+                                            + " 'store load --escape' reads back as it was");
+                                }
+                                write(out, k);
+                                out.write('\t');
+                                write(out, v);
+                            }
                             out.write('\n');
                         } catch (IOException e) {
                             failed[0] = e;
