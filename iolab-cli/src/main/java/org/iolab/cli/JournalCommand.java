@@ -134,6 +134,7 @@ public final class JournalCommand implements Callable<Integer> {
 
         private volatile long appended = -1;
         private Lines.Reader lines;
+        private long maxRecord;
         private volatile boolean done;
 
         @Override
@@ -147,13 +148,14 @@ public final class JournalCommand implements Callable<Integer> {
                 throw new IolabException("journal directory " + dir + " is a file");
             }
             boolean created = !Files.exists(dir);
+            Path made = firstMissing(dir);
             long[] first = {-1};
             try {
                 append(options, first);
             } catch (Exception | Error e) {
                 if (created && first[0] >= 0 && first[0] == nextSequence(dir, options)) {
                     // a journal this command made and appended nothing to: not left behind
-                    deleteEmpty(dir, e);
+                    deleteEmpty(dir, made, e);
                 }
                 throw e;
             }
@@ -168,16 +170,34 @@ public final class JournalCommand implements Callable<Integer> {
             }
         }
 
-        private static void deleteEmpty(Path dir, Throwable e) {
+        /** Deletes the journal in {@code dir}, then {@code dir} and its parents up to {@code made} while empty. */
+        private static void deleteEmpty(Path dir, Path made, Throwable e) {
             try {
                 for (Path p : segmentFiles(dir)) {
                     Files.deleteIfExists(p);
                 }
                 Files.deleteIfExists(dir.resolve("journal.lock"));
-                Files.deleteIfExists(dir);
+                for (Path d = dir.toAbsolutePath(); d != null && d.startsWith(made); d = d.getParent()) {
+                    try (Stream<Path> in = Files.list(d)) {
+                        if (in.findAny().isPresent()) {
+                            break;
+                        }
+                    }
+                    Files.delete(d);
+                }
             } catch (IOException | IolabException suppressed) {
                 e.addSuppressed(suppressed);
             }
+        }
+
+        /** @return the outermost folder of {@code dir}'s path that does not exist yet (the one the open makes first) */
+        private static Path firstMissing(Path dir) {
+            Path d = dir.toAbsolutePath();
+            Path missing = d;
+            for (Path p = d; p != null && !Files.exists(p); p = p.getParent()) {
+                missing = p;
+            }
+            return missing;
         }
 
         private void append(JournalOptions options, long[] first) throws Exception {
@@ -186,7 +206,9 @@ public final class JournalCommand implements Callable<Integer> {
             try (Journal journal = Journal.open(dir, options);
                     InputStream in = new BufferedInputStream(System.in, 1 << 16)) {
                 first[0] = journal.nextSequence();
-                lines = new Lines.Reader(in, options.maxRecordSize(), "the largest record of journal " + dir
+                maxRecord = options.maxRecordSize();
+                // an escaped line is up to twice its record; the record's own length is checked once unescaped
+                lines = new Lines.Reader(in, (escape ? 2 : 1) * maxRecord, "the largest record of journal " + dir
                         + " (its segment size minus 80; records are never split: give a larger --segment-size)");
                 if (options.durability() == Durability.BATCH) {
                     appendBatch(journal, out);
@@ -206,7 +228,17 @@ public final class JournalCommand implements Callable<Integer> {
         /** @return the next record of standard input (unescaped with {@code --escape}), or null at its end */
         private byte[] nextRecord() throws IOException {
             byte[] line = lines.next();
-            return line == null || !escape ? line : Lines.unescape(line, 0, line.length, lines.lineNumber());
+            if (line == null || !escape) {
+                return line;
+            }
+            byte[] record = Lines.unescape(line, 0, line.length, lines.lineNumber());
+            if (record.length > maxRecord) {
+                throw new IolabException("line " + lines.lineNumber() + " of standard input is a record of "
+                        + record.length + " bytes once unescaped, longer than " + maxRecord + " bytes, the largest"
+                        + " record of journal " + dir + " (give a larger --segment-size)"
+                        + (lines.lineNumber() > 1 ? "; the lines before it were applied" : ""));
+            }
+            return record;
         }
 
         /** Appends in this thread; another prints sequences as the durable sequence passes them. */

@@ -45,9 +45,8 @@ final class Lines {
             int n = 0;
             int b;
             while ((b = in.read()) >= 0 && b != '\n') {
-                if (n >= max) {
-                    throw new IolabException("line " + (lineNo + 1) + " of standard input is longer than " + max
-                            + " bytes, " + longest + (lineNo > 0 ? "; the lines before it were applied" : ""));
+                if (n > max) { // max bytes and a carriage return may still be a line of max bytes
+                    throw tooLong();
                 }
                 if (n == buf.length) {
                     buf = Arrays.copyOf(buf, (int) Math.min(Integer.MAX_VALUE - 8, Math.max(n * 2L, 256)));
@@ -57,11 +56,19 @@ final class Lines {
             if (b < 0 && n == 0) {
                 return null;
             }
-            lineNo++;
             if (n > 0 && buf[n - 1] == '\r') {
                 n--;
             }
+            if (n > max) {
+                throw tooLong();
+            }
+            lineNo++;
             return Arrays.copyOf(buf, n);
+        }
+
+        private IolabException tooLong() {
+            return new IolabException("line " + (lineNo + 1) + " of standard input is longer than " + max
+                    + " bytes, " + longest + (lineNo > 0 ? "; the lines before it were applied" : ""));
         }
 
         /** @return the number of the line {@link #next()} returned last (1 for the first) */
@@ -111,6 +118,7 @@ final class Lines {
                 out[n++] = c;
                 continue;
             }
+            int at = i - from + 1; // the backslash's byte number in the field, from 1
             byte e = i + 1 < to ? line[++i] : 0;
             out[n++] = switch (e) {
                 case '\\' -> (byte) '\\';
@@ -118,7 +126,7 @@ final class Lines {
                 case 'r' -> (byte) '\r';
                 case 't' -> (byte) '\t';
                 default -> throw new IolabException("line " + lineNo + " of standard input has a backslash at byte "
-                        + (i - from + (e == 0 ? 1 : 0)) + " that starts no escape: with --escape, write a backslash"
+                        + at + " that starts no escape: with --escape, write a backslash"
                         + " as \\\\, and a newline, carriage return or tab as \\n, \\r or \\t"
                         + (lineNo > 1 ? "; the lines before it were applied" : ""));
             };

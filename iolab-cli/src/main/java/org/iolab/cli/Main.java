@@ -45,8 +45,7 @@ public final class Main implements Callable<Integer> {
 
     private static int onException(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
         PrintWriter err = cl.getErr();
-        if (e instanceof org.iolab.journal.JournalCorruptedException
-                || e instanceof org.iolab.store.StoreCorruptedException sc && !notAStore(sc)) {
+        if (damaged(e)) {
             // damaged data, not a bad argument: the exit code of a failed check ('verify' says 1 too)
             err.println("iolab: " + oneLine(e.getMessage()));
             err.flush();
@@ -66,6 +65,17 @@ public final class Main implements Callable<Integer> {
         e.printStackTrace(err);
         err.flush();
         return BUG;
+    }
+
+    /** @return whether {@code e}, or what caused it (a load names the line), is damaged data, not a bad argument */
+    private static boolean damaged(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof org.iolab.journal.JournalCorruptedException
+                    || t instanceof org.iolab.store.StoreCorruptedException sc && !notAStore(sc)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return whether the "damaged" file does not begin as a store at all: a wrong path, a user error */

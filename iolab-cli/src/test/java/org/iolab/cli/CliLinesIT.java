@@ -132,4 +132,39 @@ class CliLinesIT {
             assertTrue(e.contains("cannot write to standard output"), args + ": " + e);
         }
     }
+
+    @Test
+    void aRecordOfTheLargestSizeSurvivesEscapingAndACrlfEnding(@TempDir Path tmp) throws Exception {
+        int max = 65_456; // a 64 KiB segment's largest record
+        String rec = "\\" + "a".repeat(max - 1);
+        String j1 = tmp.resolve("j1").toString();
+        assertEquals(0, iolab(rec + "\n", "journal", "append", j1, "--segment-size", "64k").exit());
+        Run read = iolab("", "journal", "read", j1, "--escape");
+        String j2 = tmp.resolve("j2").toString();
+        Run back = iolab(read.out(), "journal", "append", j2, "--segment-size", "64k", "--escape");
+        assertEquals(0, back.exit(), "an escaped line is longer than its record: " + back.err());
+        assertEquals(rec + "\n", iolab("", "journal", "read", j2).out());
+        Run crlf = iolab("b".repeat(max) + "\r\n", "journal", "append", tmp.resolve("j3").toString(),
+                "--segment-size", "64k");
+        assertEquals(0, crlf.exit(), "the carriage return is not the record's: " + crlf.err());
+        assertOneLineError(iolab("\\\\" + "c".repeat(max) + "\n", "journal", "append", tmp.resolve("j4").toString(),
+                "--segment-size", "64k", "--escape"), 2, "once unescaped");
+        Path nested = tmp.resolve("p/q/j5");
+        assertOneLineError(iolab("x\\q\n", "journal", "append", nested.toString(), "--escape"), 2, "line 1");
+        assertFalse(Files.exists(tmp.resolve("p")), "the folders this command made are gone");
+    }
+
+    @Test
+    void loadingIntoADamagedStoreExitsOneAsReadingItDoes(@TempDir Path tmp) throws Exception {
+        Path s = tmp.resolve("d.store");
+        assertEquals(0, iolab("key1\tvalue1\n", "store", "load", s.toString(), "--durability", "none").exit());
+        byte[] bytes = Files.readAllBytes(s);
+        int at = new String(bytes, StandardCharsets.ISO_8859_1).indexOf("value1");
+        assertTrue(at > 0, "the value is in the file");
+        bytes[at] ^= 0x20;
+        Files.write(s, bytes);
+        assertEquals(1, iolab("", "store", "get", s.toString(), "key1").exit());
+        Run load = iolab("key1\tw\n", "store", "load", s.toString());
+        assertEquals(1, load.exit(), "damaged data, not a bad argument: " + load.err());
+    }
 }

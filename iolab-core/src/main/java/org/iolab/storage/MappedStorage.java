@@ -213,7 +213,12 @@ final class MappedStorage implements StorageFile {
                 // cleared first: a store made while the msync runs marks the window again, and the next force
                 // syncs it (cleared after, it would be lost for good, its record reported durable)
                 if (dirty.getAndSet(i, 0) != 0) {
-                    windows[i].force();
+                    try {
+                        windows[i].force();
+                    } catch (RuntimeException | Error e) {
+                        dirty.set(i, 1); // not synced: a retried force must try again
+                        throw e;
+                    }
                 }
             }
         } finally {
