@@ -598,15 +598,10 @@ public final class Journal implements AutoCloseable {
         ByteBuffer seal = ByteBuffer.allocate(8);
         active.read(Format.SEAL_OFFSET, seal);
         if (seal.getLong(0) != 0) {
-            // the last segment was sealed (a roll whose next segment could not be made, or a repair cut it): its
-            // records were all synced before the marker, so a record that fails its check is damage, not a torn tail
-            if (scanned[2] != 0) {
-                throw new JournalCorruptedException(last.path, end, "a record of a sealed segment fails its check"
-                        + " (records end at sequence " + (expected - 1) + "); run 'iolab journal verify' and"
-                        + " 'iolab journal repair'");
-            }
-            // appends go on in it: the marker goes first, so that a crash before its next seal leaves a torn tail
-            // to cut, as in any unsealed segment
+            // the last segment carries a seal marker (a roll whose next segment could not be made, a repair that cut
+            // it, or a damaged header word): appends go on in it, so the marker goes first, and a crash before its
+            // next seal leaves a torn tail to cut, as in any unsealed segment. (Like verify, recovery treats a bad
+            // record in the last segment as its torn tail even when the marker is there.)
             active.write(Format.SEAL_OFFSET, ByteBuffer.allocate(8));
             active.force(false);
         }
