@@ -84,7 +84,7 @@ public final class StoreCommand implements Callable<Integer> {
         } catch (IOException io) {
             throw IolabException.io("read the size of", file, io);
         }
-        if (size < HEADER_PAGE) {
+        if (size < Store.HEADER_PAGE) {
             // an empty file (a mistaken '> FILE', or a creation that never wrote its header): opening it would make it
             // a store (recovery), and a reading command must not write what it was not asked to
             throw new IolabException("store file " + file + " is " + size + " bytes, shorter than a store's"
@@ -98,13 +98,6 @@ public final class StoreCommand implements Callable<Integer> {
             return open(file, backend, Durability.NONE);
         }
     }
-
-    /** A store's header page: every store file is at least this long. */
-    private static final int HEADER_PAGE = 4096;
-    /** The longest key a store takes. */
-    private static final int MAX_KEY = 65_535;
-    /** The longest value a store takes. */
-    private static final int MAX_VALUE = 32 << 20;
 
     private static void write(OutputStream out, ByteBuffer b) throws IOException {
         if (b.hasArray()) {
@@ -228,8 +221,9 @@ public final class StoreCommand implements Callable<Integer> {
                 IolabException bad = null;
                 try {
                     // a line is at most a key, a tab and a value (each escaped: twice as long)
-                    Lines.Reader lines = new Lines.Reader(in, (escape ? 2L : 1L) * (MAX_KEY + MAX_VALUE) + 1,
-                            "the longest line a store takes (a " + MAX_KEY + "-byte key, a tab and a " + MAX_VALUE
+                    Lines.Reader lines = new Lines.Reader(in,
+                            (escape ? 2L : 1L) * (Store.MAX_KEY + Store.MAX_VALUE) + 1, "the longest line a store"
+                                    + " takes (a " + Store.MAX_KEY + "-byte key, a tab and a " + Store.MAX_VALUE
                                     + "-byte value)");
                     for (byte[] line; failure.get() == null && (line = lines.next()) != null; ) {
                         lineNo++;

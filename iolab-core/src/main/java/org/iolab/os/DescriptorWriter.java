@@ -113,13 +113,8 @@ public final class DescriptorWriter implements AutoCloseable {
         }
         closed = true;
         if (fd >= 0) {
-            int f = fd;
+            Libc.closeQuietly(fd, path); // a pwrite leaves nothing in the descriptor: its bytes are in the page cache
             fd = -1;
-            try {
-                Libc.close(f, path);
-            } catch (RuntimeException ignored) {
-                // a pwrite leaves nothing buffered in the descriptor: the pages are already in the page cache
-            }
         }
         if (arena != null) {
             arena.close();

@@ -118,6 +118,18 @@ final class Libc {
         call1(CLOSE, "close", fd, path);
     }
 
+    /**
+     * Closes {@code fd}, ignoring a failure: for a descriptor that holds nothing to lose (read-only, or written with
+     * {@code pwrite}, whose bytes are in the page cache when it returns).
+     */
+    static void closeQuietly(int fd, Path path) {
+        try {
+            close(fd, path);
+        } catch (RuntimeException ignored) {
+            // nothing buffered in the descriptor
+        }
+    }
+
     static void fsync(int fd, Path path) {
         call1(FSYNC, "fsync", fd, path);
     }

@@ -49,13 +49,8 @@ public final class WriteBehind implements AutoCloseable {
     public void close() {
         off = true;
         if (fd >= 0) {
-            int f = fd;
+            Libc.closeQuietly(fd, path); // read-only: nothing to lose
             fd = -1;
-            try {
-                Libc.close(f, path);
-            } catch (RuntimeException ignored) {
-                // a read-only descriptor holds nothing to lose
-            }
         }
     }
 }

@@ -161,6 +161,12 @@ public final class Store implements AutoCloseable {
     private final FileLock lock;
     private final ReentrantLock writer = new ReentrantLock();
     private final StampedLock rw = new StampedLock();
+    /** The longest key, in bytes. */
+    public static final int MAX_KEY = Slots.MAX_KEY;
+    /** The longest value, in bytes (32 MiB). */
+    public static final int MAX_VALUE = Slots.MAX_VALUE;
+    /** A store file's header page: every store file is at least this long. */
+    public static final int HEADER_PAGE = Header.PAGE;
     private final ThreadLocal<Ctx> contexts = ThreadLocal.withInitial(() -> new Ctx(this));
     private final CRC32C wcrc = new CRC32C();
     private final int[] holeLength = new int[1];
