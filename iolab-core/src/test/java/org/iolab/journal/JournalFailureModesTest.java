@@ -7,8 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -79,83 +80,25 @@ class JournalFailureModesTest {
         }
     }
 
-    /** A writable file whose first frame write past the header writes 512 bytes of it, then fails. */
+    /**
+     * A writable file whose first frame write past the header ({@code write} or {@code writeThrough}) writes 512 bytes
+     * of it, then fails; every other call goes to {@code d}.
+     */
     private static StorageFile failingOnce(StorageFile d, AtomicBoolean armed) {
-        return new StorageFile() {
-            @Override
-            public Path path() {
-                return d.path();
-            }
-
-            @Override
-            public long size() {
-                return d.size();
-            }
-
-            @Override
-            public void read(long p, ByteBuffer b) {
-                d.read(p, b);
-            }
-
-            @Override
-            public int readPresent(long p, ByteBuffer b) {
-                return d.readPresent(p, b);
-            }
-
-            @Override
-            public void write(long p, ByteBuffer src) {
-                if (p > Format.HEADER_SIZE && armed.compareAndSet(true, false)) {
-                    d.write(p, src.duplicate().limit(src.position() + 512));
-                    throw new IolabException("No space left on device (injected): " + d.path());
-                }
-                d.write(p, src);
-            }
-
-            @Override
-            public void writeThrough(long p, ByteBuffer b) {
-                write(p, b);
-            }
-
-            @Override
-            public void writeBehind(long p, long n) {
-                d.writeBehind(p, n);
-            }
-
-            @Override
-            public void force(boolean m) {
-                d.force(m);
-            }
-
-            @Override
-            public void forceRange(long p, long n) {
-                d.forceRange(p, n);
-            }
-
-            @Override
-            public void truncate(long s) {
-                d.truncate(s);
-            }
-
-            @Override
-            public MemorySegment mapping(long n) {
-                return d.mapping(n);
-            }
-
-            @Override
-            public void written(long e) {
-                d.written(e);
-            }
-
-            @Override
-            public ByteBuffer mappedBuffer() {
-                return d.mappedBuffer();
-            }
-
-            @Override
-            public void close() {
-                d.close();
-            }
-        };
+        return (StorageFile) Proxy.newProxyInstance(StorageFile.class.getClassLoader(),
+                new Class<?>[] {StorageFile.class}, (proxy, method, args) -> {
+                    if (method.getName().startsWith("write") && method.getParameterCount() == 2
+                            && args[1] instanceof ByteBuffer src && (long) args[0] > Format.HEADER_SIZE
+                            && armed.compareAndSet(true, false)) {
+                        d.write((long) args[0], src.duplicate().limit(src.position() + 512));
+                        throw new IolabException("No space left on device (injected): " + d.path());
+                    }
+                    try {
+                        return method.invoke(d, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
     }
 
     @Test

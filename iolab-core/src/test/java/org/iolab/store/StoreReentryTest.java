@@ -39,6 +39,15 @@ class StoreReentryTest {
         return StandardCharsets.UTF_8.decode(v.duplicate()).toString();
     }
 
+    /** Writes keys k0..k1999 with values v0..v1999 and closes the store, which checkpoints it (FILE.idx). */
+    private static void fill(Path f) {
+        try (Store s = Store.open(f, StoreOptions.defaults())) {
+            for (int i = 0; i < 2000; i++) {
+                s.put(b("k" + i), b("v" + i));
+            }
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Backend.class)
     void aVisitorThatCallsItsStoreIsRefusedAndTheViewItReadsIsUntouched(Backend backend) {
@@ -74,11 +83,7 @@ class StoreReentryTest {
     @Test
     void aStoreOpenedWithoutCheckpointsAfterOneWasWrittenStillFindsEveryKeyAfterItsOwnCheckpoint() {
         Path f = tmp.resolve("a.store");
-        try (Store s = Store.open(f, StoreOptions.defaults())) {
-            for (int i = 0; i < 2000; i++) {
-                s.put(b("k" + i), b("v" + i));
-            }
-        }
+        fill(f);
         StoreOptions off = StoreOptions.defaults().withDurability(Durability.NONE).withCheckpoint(false);
         try (Store s = Store.open(f, off)) {
             s.put(b("new"), b("x"));
@@ -97,11 +102,7 @@ class StoreReentryTest {
     @Test
     void aRecoveryWithoutCheckpointsLeavesAnIndexThatFindsEveryKey() {
         Path f = tmp.resolve("c.store");
-        try (Store s = Store.open(f, StoreOptions.defaults())) {
-            for (int i = 0; i < 2000; i++) {
-                s.put(b("k" + i), b("v" + i));
-            }
-        }
+        fill(f);
         Store crashed = Store.open(f, StoreOptions.defaults().withDurability(Durability.ALWAYS));
         crashed.put(b("new"), b("x"));
         crashed.abandon(); // the process dies: the redo log holds the put, the header says open
