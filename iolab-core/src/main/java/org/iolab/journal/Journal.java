@@ -97,6 +97,8 @@ import org.iolab.storage.StorageFile;
  * scanned too: if its data is torn, or does not end where the last segment begins, it is cut at the damage
  * and the last segment is deleted (none of their records was acknowledged as durable, since durability waits
  * for the seal); the last segment is also deleted when its header is damaged. Then that segment is sealed.
+ * A last segment that carries its seal marker (its successor was lost, or a repair cut the journal there) had
+ * every record synced before the seal: a record in it that fails its check is damage, not a torn tail.
  * Damage anywhere else (a sealed segment's header, records or its sequence continuity) is never skipped:
  * {@code open} or the read that reaches it throws {@link JournalCorruptedException} naming the file and
  * offset. A length is always checked against the bytes left in the segment before it is used, so a corrupt
@@ -595,13 +597,21 @@ public final class Journal implements AutoCloseable {
         long[] scanned = scan(last, false);
         long end = scanned[0];
         long expected = scanned[1];
-        ByteBuffer seal = ByteBuffer.allocate(8);
+        ByteBuffer seal = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
         active.read(Format.SEAL_OFFSET, seal);
+        if (seal.getLong(0) == Format.sealMarker(last.firstSeq).getLong(0) && scanned[2] != 0) {
+            // the last segment is sealed (its successor is gone, or a repair cut the journal there): the seal was
+            // written after every record of it was synced, so a record that fails its check is damage to durable
+            // records, not a torn tail. (A seal word that is not the marker, torn or damaged, does not count, as in
+            // verify: the records after it may never have been synced.)
+            throw new JournalCorruptedException(last.path, end, "a record of a sealed segment fails its check"
+                    + " (the good records end at sequence " + (expected - 1) + "); run 'iolab journal verify' to"
+                    + " see it, and 'iolab journal repair' to cut the journal there");
+        }
         if (seal.getLong(0) != 0) {
             // the last segment carries a seal marker (a roll whose next segment could not be made, a repair that cut
             // it, or a damaged header word): appends go on in it, so the marker goes first, and a crash before its
-            // next seal leaves a torn tail to cut, as in any unsealed segment. (Like verify, recovery treats a bad
-            // record in the last segment as its torn tail even when the marker is there.)
+            // next seal leaves a torn tail to cut, as in any unsealed segment
             active.write(Format.SEAL_OFFSET, ByteBuffer.allocate(8));
             active.force(false);
         }

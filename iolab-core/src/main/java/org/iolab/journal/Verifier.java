@@ -57,7 +57,10 @@ final class Verifier {
                             + " sequence " + expectedNext + " but the next segment starts at " + nameSeq,
                             last && previousUnsealed));
                 }
-                boolean tail = last || (i == files.size() - 2 && !Format.sealStarted(header));
+                // a sealed last segment (its successor gone, or cut by a repair) had every record synced before
+                // its seal: damage in it is not a torn tail (a seal word that is not the marker does not count)
+                boolean tail = (last && !Format.sealed(header, nameSeq))
+                        || (i == files.size() - 2 && !Format.sealStarted(header));
                 long capacity = header.getLong(24);
                 long expected = nameSeq;
                 try (SegmentCursor c = new SegmentCursor(opener, file, capacity, opener.open(file, false))) {

@@ -2,6 +2,7 @@ package org.iolab.journal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -167,6 +168,67 @@ class JournalFailureModesTest {
             assertEquals(firstOfSecond + 2, seqs.size(), "the records before the damage: " + seqs);
             assertEquals(firstOfSecond + 1, j.durableSequence());
             assertEquals(firstOfSecond + 2, j.append(Payloads.of(99, 10)), "appends go on after them");
+        }
+    }
+
+    @Test
+    void aSealedLastSegmentWithADamagedRecordIsReportedNotCutAndRepairMendsIt() throws IOException {
+        JournalOptions o = small(Durability.NONE);
+        Path dir = tmp.resolve("j");
+        try (Journal j = Journal.open(dir, o)) {
+            for (int i = 0; i < 30; i++) {
+                j.append(Payloads.of(i, 300));
+            }
+        }
+        List<Path> segs = Journal.listSegments(dir);
+        Path second = segs.get(1);
+        for (Path later : segs.subList(2, segs.size())) {
+            Files.delete(later); // the second segment is sealed and now the last: its successor is lost
+        }
+        long third = Format.HEADER_SIZE + 2 * Format.align(Format.FRAME_HEADER + 300);
+        try (FileChannel ch = FileChannel.open(second, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3}), third + 20); // damage its third record
+        }
+        byte[] before = Files.readAllBytes(second);
+        JournalCorruptedException e = assertThrows(JournalCorruptedException.class, () -> Journal.open(dir, o));
+        assertTrue(e.getMessage().contains(second.getFileName().toString()), e.getMessage());
+        assertArrayEquals(before, Files.readAllBytes(second), "the open changed nothing");
+
+        VerifyReport report = Journal.verify(dir);
+        assertEquals(1, report.problems().size(), report.problems().toString());
+        VerifyReport.Problem p = report.problems().getFirst();
+        assertEquals(second, p.file());
+        assertEquals(third, p.offset());
+        assertFalse(p.recoverable(), "damage to synced records, not a torn tail: " + p);
+
+        Journal.repair(dir);
+        assertTrue(Journal.verify(dir).ok(), Journal.verify(dir).problems().toString());
+        long firstOfSecond = Format.parseName(second);
+        try (Journal j = Journal.open(dir, o)) {
+            assertEquals(firstOfSecond + 2, sequences(j).size(), "the records before the damage");
+            assertEquals(firstOfSecond + 2, j.append(Payloads.of(99, 10)), "appends go on after them");
+        }
+    }
+
+    @Test
+    void aSealWordThatIsNotTheMarkerLeavesTheLastSegmentsBadRecordATornTail() throws IOException {
+        JournalOptions o = small(Durability.NONE);
+        Path dir = tmp.resolve("j");
+        try (Journal j = Journal.open(dir, o)) {
+            for (int i = 0; i < 3; i++) {
+                j.append(Payloads.of(i, 300));
+            }
+        }
+        Path only = Journal.listSegments(dir).getFirst();
+        long third = Format.HEADER_SIZE + 2 * Format.align(Format.FRAME_HEADER + 300);
+        try (FileChannel ch = FileChannel.open(only, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[] {1}), Format.SEAL_OFFSET + 3); // a damaged (never written) seal word
+            ch.write(ByteBuffer.wrap(new byte[] {1, 2, 3}), third + 20); // a torn last record
+        }
+        assertTrue(Journal.verify(dir).problems().stream().allMatch(VerifyReport.Problem::recoverable),
+                Journal.verify(dir).problems().toString());
+        try (Journal j = Journal.open(dir, o)) {
+            assertEquals(List.of(0L, 1L), sequences(j), "the torn record is cut");
         }
     }
 }
