@@ -86,6 +86,37 @@ public final class FileSpace {
     }
 
     /**
+     * For a write through a descriptor (a copying backend) that failed: the device full or the quota used up, told
+     * by the system's message or, when that is localised, by the free space left.
+     *
+     * @param file the file written
+     * @param position where the write began
+     * @param length its length
+     * @param cause what the write threw
+     * @return a {@link NoSpaceException} naming the file, the offset and what is free, or null when {@code cause} is
+     *         not a lack of space
+     */
+    public static NoSpaceException ifNoSpace(Path file, long position, long length, IOException cause) {
+        String m = cause.getMessage();
+        Path dir = file.toAbsolutePath().getParent();
+        boolean full = m != null && (m.contains("No space left on device") || m.contains("Disk quota exceeded"));
+        long free = -1;
+        try {
+            free = usableSpace(dir);
+        } catch (IolabException e) {
+            // the message alone decides
+        }
+        if (!full && !(free >= 0 && free < length)) {
+            return null;
+        }
+        return new NoSpaceException("no space left to write " + length + " bytes at offset " + position + " of "
+                + file + " (" + (free >= 0 ? Sizes.format(free) : "nothing") + " free on its device"
+                + (m != null && m.contains("quota") ? ", the disk quota is used up" : "")
+                + "): free some space or move it to a larger disk; the bytes before the failure may have reached"
+                + " the file", cause);
+    }
+
+    /**
      * @param dir a directory
      * @return bytes available to this user on {@code dir}'s filesystem
      */

@@ -12,4 +12,12 @@ public final class NoSpaceException extends IolabException {
     public NoSpaceException(String message) {
         super(message);
     }
+
+    /**
+     * @param message the file, the offset or size, what is free, and what to do
+     * @param cause the system's error
+     */
+    public NoSpaceException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.iolab.IolabException;
+import org.iolab.os.FileSpace;
 
 /**
  * {@link MappedByteBuffer} windows: window {@code i} maps {@code [i * W, min((i + 1) * W, capacity))} with
@@ -67,6 +68,10 @@ final class MappedStorage implements StorageFile {
         this.channel = Problems.openChannel(path, writable);
         try {
             long length = Problems.size(channel, path);
+            if (writable && length > 0) {
+                // fill any hole of the existing file: a store into a hole on a full disk faults (InternalError)
+                FileSpace.reserve(path, 0, length);
+            }
             remap(length);
             this.size = length;
         } catch (RuntimeException e) {
@@ -140,7 +145,14 @@ final class MappedStorage implements StorageFile {
     public ByteBuffer mappedBuffer() {
         lock.readLock().lock();
         try {
-            return closed || windows.length == 0 ? null : windows[0].asReadOnlyBuffer();
+            if (closed || windows.length == 0) {
+                return null;
+            }
+            // no page past the file's end: a writer's close trims its zero tail to size, and a reader's file may
+            // have been cut since it was opened; a page the file no longer has faults (SIGBUS, InternalError)
+            long now = writable ? size : Problems.size(channel, path);
+            ByteBuffer first = windows[0].asReadOnlyBuffer();
+            return now >= first.capacity() ? first : now <= 0 ? null : first.slice(0, (int) now);
         } finally {
             lock.readLock().unlock();
         }
@@ -149,6 +161,9 @@ final class MappedStorage implements StorageFile {
     /** Through the descriptor, not the mapping: another process may have cut the file below this mapping's end. */
     @Override
     public int readPresent(long position, ByteBuffer dst) {
+        if (writable) {
+            return StorageFile.super.readPresent(position, dst); // the file's own writer: not its zero tail
+        }
         return Problems.readPresent(channel, path, position, dst);
     }
 
@@ -158,6 +173,12 @@ final class MappedStorage implements StorageFile {
         Problems.checkPosition(path, position, length);
         if (!writable) {
             throw Problems.readOnly(path, position);
+        }
+        if (length == 0) {
+            if (closed) {
+                throw Problems.closed(path);
+            }
+            return;
         }
         long end = position + length;
         if (end > capacity) {

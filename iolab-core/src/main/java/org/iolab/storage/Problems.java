@@ -7,6 +7,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import org.iolab.IolabException;
+import org.iolab.os.FileSpace;
+import org.iolab.os.NoSpaceException;
 
 /** The storage layer's error messages (file, offset, what to do) and the channel plumbing shared by backends. */
 final class Problems {
@@ -101,8 +103,15 @@ final class Problems {
                 at += channel.write(src, at);
             }
         } catch (IOException e) {
-            throw io("write " + length + " bytes", file, position, e);
+            throw writeFailed(file, position, length, e);
         }
+    }
+
+    /** @return the error for a write that failed: {@link NoSpaceException} for a full device, else as {@link #io} */
+    static IolabException writeFailed(Path file, long position, long length, IOException cause) {
+        NoSpaceException full = cause instanceof ClosedChannelException ? null
+                : FileSpace.ifNoSpace(file, position, length, cause);
+        return full != null ? full : io("write " + length + " bytes", file, position, cause);
     }
 
     static void force(FileChannel channel, Path file, boolean metadata) {

@@ -92,7 +92,7 @@ final class RafStorage implements StorageFile {
                 }
             }
         } catch (IOException e) {
-            throw Problems.io("write " + length + " bytes", path, position, e);
+            throw Problems.writeFailed(path, position, length, e);
         }
     }
 

@@ -9,6 +9,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.iolab.os.DescriptorWriter;
+import org.iolab.os.FileSpace;
 import org.iolab.os.WriteBehind;
 
 /**
@@ -64,6 +65,10 @@ final class SegmentStorage implements StorageFile {
         this.channel = Problems.openChannel(path, writable);
         try {
             long length = Problems.size(channel, path);
+            if (writable && length > 0) {
+                // fill any hole of the existing file: a store into a hole on a full disk faults (InternalError)
+                FileSpace.reserve(path, 0, length);
+            }
             map(length);
             this.size = length;
         } catch (RuntimeException e) {
@@ -75,24 +80,23 @@ final class SegmentStorage implements StorageFile {
     /** Maps {@code [0, length)} in a new arena, closing the old one. Caller holds the write lock (or constructs). */
     private void map(long length) {
         Arena old = arena;
-        arena = null;
-        segment = null;
+        MemorySegment mapped = null;
+        Arena fresh = null;
+        if (length > 0) {
+            fresh = Arena.ofShared();
+            try {
+                mapped = channel.map(writable ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY, 0,
+                        length, fresh);
+            } catch (IOException e) {
+                fresh.close();
+                throw Problems.io("map " + length + " bytes", path, 0, e); // the old mapping stays
+            }
+        }
+        arena = fresh;
+        segment = mapped;
+        capacity = length;
         if (old != null) {
             old.close();
-        }
-        capacity = length;
-        if (length == 0) {
-            return;
-        }
-        Arena fresh = Arena.ofShared();
-        try {
-            segment = channel.map(writable ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY, 0,
-                    length, fresh);
-            arena = fresh;
-        } catch (IOException e) {
-            fresh.close();
-            capacity = 0;
-            throw Problems.io("map " + length + " bytes", path, 0, e);
         }
     }
 
@@ -131,6 +135,9 @@ final class SegmentStorage implements StorageFile {
     /** Through the descriptor, not the mapping: another process may have cut the file below this mapping's end. */
     @Override
     public int readPresent(long position, ByteBuffer dst) {
+        if (writable) {
+            return StorageFile.super.readPresent(position, dst); // the file's own writer: not its zero tail
+        }
         return Problems.readPresent(channel, path, position, dst);
     }
 
@@ -156,6 +163,12 @@ final class SegmentStorage implements StorageFile {
         if (!writable) {
             throw Problems.readOnly(path, position);
         }
+        if (length == 0) {
+            if (closed) {
+                throw Problems.closed(path);
+            }
+            return;
+        }
         long end = position + length;
         if (end > capacity) {
             grow(end);
@@ -171,7 +184,7 @@ final class SegmentStorage implements StorageFile {
                 MemorySegment.copy(MemorySegment.ofBuffer(src), 0, segment, position, length);
             }
         } catch (IOException e) {
-            throw Problems.io("write " + length + " bytes", path, position, e);
+            throw Problems.writeFailed(path, position, length, e);
         } finally {
             lock.readLock().unlock();
         }
@@ -317,9 +330,8 @@ final class SegmentStorage implements StorageFile {
                 if (closed) {
                     throw Problems.closed(path);
                 }
-                size = newSize;
-                map(0);
                 Problems.setLength(channel, path, newSize);
+                size = newSize;
                 map(newSize);
             } finally {
                 lock.writeLock().unlock();
