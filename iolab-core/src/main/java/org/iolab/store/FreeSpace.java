@@ -225,6 +225,11 @@ final class FreeSpace {
         byOffset.reserve(byOffset.size() + holes);
     }
 
+    /** @return whether a hole starts at {@code offset} */
+    boolean contains(long offset) {
+        return byOffset.get(offset) >= 0;
+    }
+
     long bytes() {
         return bytes;
     }

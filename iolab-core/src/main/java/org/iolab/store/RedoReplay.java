@@ -77,6 +77,11 @@ final class RedoReplay {
         this.firstSeq = lastSeq + 1;
     }
 
+    /** @return the free space, as the records applied so far leave it */
+    FreeSpace holes() {
+        return free;
+    }
+
     long liveBytes() {
         return liveBytes;
     }
@@ -132,6 +137,11 @@ final class RedoReplay {
         }
         dataEnd = r.end();
         lastSeq = seq;
+    }
+
+    /** @return whether a replayed record writes a slot at {@code off} (after {@link #check}) */
+    boolean writes(long off) {
+        return Arrays.binarySearch(written, 0, writtenCount, off) >= 0;
     }
 
     private int find(Redo.Op r, String does) {

@@ -131,7 +131,8 @@ final class Scanner {
             // after a crash inside a free-header write or a slot write into a hole, the first word (written whole)
             // still says where the hole ends; the rest is checked by the CRC
             String shape = Slots.checkShape(w0, pos, end);
-            if (shape != null && policy.resync() && wholeBeforeEnd(w0, pos, end, seq, policy)) {
+            if (shape != null && (policy.resync() || policy.crashDebris())
+                    && wholeBeforeEnd(w0, pos, end, seq, policy)) {
                 // a file cut inside the last record's padding, which no CRC covers: the record itself is whole
                 at = ensure(pos, Slots.HEADER + Slots.keyAndValue(w0));
                 sink.live(pos, (int) Slots.slotLength(w0), seq, buf, at, Slots.keyLength(w0),

@@ -496,11 +496,16 @@ public final class Store implements AutoCloseable {
                     : "its redo log holds " + records.size() + " operations after its last checkpoint");
         }
         if (!unclean && repairs == null) {
-            if (!loadCheckpoint(h)) {
+            boolean rebuilt = !loadCheckpoint(h);
+            if (rebuilt) {
                 scan(Slots.DATA_START, dataEnd, new Scanner.Policy(Long.MAX_VALUE, false, 0, Long.MAX_VALUE, false));
             }
             if (readOnly) {
                 return; // a zero tail past the data end, the redo log's empty segments: left for the writer
+            }
+            if (rebuilt && options.checkpoint()) {
+                // the scan's index is exactly the clean header's checkpoint: replace the missing or damaged FILE.idx
+                IndexFile.write(file, h, index, free, liveBytes, storedBytes);
             }
             if (data.size() > dataEnd) {
                 truncateData(dataEnd);
@@ -512,6 +517,15 @@ public final class Store implements AutoCloseable {
             return;
         }
         // an unclean stop (or a repair): rebuild, replay, checkpoint
+        if (h.clean()) {
+            // a repair of a clean store writes (relengthened records, hole headers) before its checkpoint: the header
+            // must stop calling the file and FILE.idx the checkpoint first, or a crash in between leaves a clean
+            // header whose FILE.idx the next open trusts over data it no longer describes
+            Header d = h.next(h.checkpointSeq(), h.dataEnd(), false, h.redoFlag());
+            writeHeader(d);
+            data.force(false);
+            header = d;
+        }
         // a header that names a redo log when there is none: the log was deleted by the checkpoint that wrote the
         // newer header copy, which is damaged now (no crash leaves this: the log goes only once a clean header is
         // synced), so the data file holds every operation and the scan below keeps them all; trusting this older

@@ -76,11 +76,12 @@ final class Verifier {
             List<ByteBuffer> records = redoRecords(file, h.checkpointSeq(), problems);
             long redo = records == null ? 0 : records.size();
             boolean clean = h.clean() && redo == 0;
+            RedoReplay replayed = null;
             if (!clean) {
                 problems.add(new StoreReport.Problem(file, 0, "not closed cleanly (" + redo
                         + " operations in the redo log); the next open recovers", true));
                 if (records != null && (redo > 0 || h.redoFlag() && Store.hasSegments(wal(file)))) {
-                    checkReplay(file, f, h, records, problems);
+                    replayed = checkReplay(file, f, h, records, problems);
                 }
             } else {
                 String[] why = new String[1];
@@ -96,6 +97,7 @@ final class Verifier {
             }
             long end = clean ? Math.min(h.dataEnd(), size) : size;
             long[] counts = new long[2];
+            RedoReplay model = replayed;
             long found = new Scanner(f).walk(Slots.DATA_START, end,
                     new Scanner.Policy(clean ? Long.MAX_VALUE : h.dataEnd(), !clean, h.checkpointSeq(),
                             Long.MAX_VALUE, true), new Scanner.Sink() {
@@ -112,7 +114,10 @@ final class Verifier {
 
                         @Override
                         public boolean damaged(long offset, long length, String what) {
-                            problems.add(new StoreReport.Problem(file, offset, what, false));
+                            // a hole after the replay, or a slot the replay writes: the open rewrites it (a torn
+                            // free-header or slot write that was never synced)
+                            problems.add(new StoreReport.Problem(file, offset, what, model != null
+                                    && (model.holes().contains(offset) || model.writes(offset))));
                             return true;
                         }
                     });
@@ -137,12 +142,12 @@ final class Verifier {
      * What an open does after an unclean stop when the redo log was in use and the index checkpoint is valid: the
      * replay's effect on the index ({@link RedoReplay}), then the check of every entry; reports what they find.
      */
-    private static void checkReplay(Path file, StorageFile f, Header h, List<ByteBuffer> records,
+    private static RedoReplay checkReplay(Path file, StorageFile f, Header h, List<ByteBuffer> records,
             List<StoreReport.Problem> problems) {
         IndexFile.Loaded c = IndexFile.load(file, h, new String[1]);
         if (c == null) {
             // the open rebuilds the index by a scan, which the walk below models
-            return;
+            return null;
         }
         FreeSpace free = new FreeSpace();
         c.addHoles(free);
@@ -154,7 +159,7 @@ final class Verifier {
             }
         } catch (StoreCorruptedException e) {
             problems.add(new StoreReport.Problem(e.file(), e.offset(), e.what(), false));
-            return;
+            return null;
         }
         RedoReplay.Found found = model.check(f, null);
         if (found.lost() != null) {
@@ -164,6 +169,7 @@ final class Verifier {
         if (found.damaged() != null) {
             problems.add(new StoreReport.Problem(file, found.damaged().offset(), found.damaged().what(), false));
         }
+        return model;
     }
 
     /**
