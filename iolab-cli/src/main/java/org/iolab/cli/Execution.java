@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.iolab.Sizes;
 import org.iolab.bench.BenchmarkNames;
 import org.iolab.os.FileSpace;
@@ -155,7 +154,6 @@ final class Execution {
                     throw failure(p, e, progress.recentOutput());
                 } finally {
                     System.setErr(systemErr);
-                    adopt(ws);
                 }
                 done += p.wallSeconds();
             }
@@ -177,15 +175,6 @@ final class Execution {
     private static PrintStream systemOut() {
         return new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true,
                 java.nio.charset.StandardCharsets.UTF_8);
-    }
-
-    /** Records every file the benchmarks left in the workspace as iolab's, so it is deleted. */
-    private static void adopt(Workspace ws) {
-        try (Stream<Path> files = Files.list(ws.dir())) {
-            files.map(f -> f.getFileName().toString()).filter(n -> !n.startsWith(".")).forEach(ws::file);
-        } catch (IOException e) {
-            // nothing to adopt; the workspace still deletes what it knows
-        }
     }
 
     /**

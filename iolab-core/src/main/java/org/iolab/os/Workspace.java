@@ -1,21 +1,27 @@
 package org.iolab.os;
 
 import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 import org.iolab.IolabException;
 
 /**
  * A folder of test files that iolab creates and removes: at {@link #close()}, and on Ctrl-C or any other
- * JVM shutdown. It only ever deletes files it recorded as its own and the folder it made; nothing else
- * in the parent folder is touched.
+ * JVM shutdown. The folder is new and iolab's alone (a benchmark, in this JVM or a forked one, writes its files
+ * there), so everything under it goes with it, including what a benchmark interrupted by Ctrl-C left half
+ * written; nothing outside it is touched (a symbolic link in it is deleted, never followed).
  */
 public final class Workspace implements AutoCloseable {
     private final Path dir;
-    private final List<Path> owned = new ArrayList<>();
     private final Thread hook;
+    /** Standard error as it was when the workspace was made: a run may redirect System.err while a point runs. */
+    private final PrintStream err = System.err;
     private boolean closed;
 
     private Workspace(Path dir) {
@@ -55,23 +61,19 @@ public final class Workspace implements AutoCloseable {
     }
 
     /**
-     * Names a file in the workspace and records it as iolab's, so it is deleted with the workspace.
+     * Names a file in the workspace (deleted with it).
      *
      * @param name a plain file name (no separators)
      * @return its path
      */
-    public synchronized Path file(String name) {
+    public Path file(String name) {
         if (name.contains("/") || name.contains("\\") || name.startsWith(".")) {
             throw new IllegalArgumentException("workspace file names are plain names: " + name);
         }
-        Path f = dir.resolve(name);
-        if (!owned.contains(f)) {
-            owned.add(f);
-        }
-        return f;
+        return dir.resolve(name);
     }
 
-    /** Deletes the recorded files and the folder (if nothing else was put in it). */
+    /** Deletes the folder and everything under it. */
     @Override
     public synchronized void close() {
         if (closed) {
@@ -90,17 +92,46 @@ public final class Workspace implements AutoCloseable {
             return;
         }
         closed = true;
-        for (Path f : owned) {
+        // a forked benchmark JVM stopped by the same Ctrl-C may still be creating a file: a few tries
+        for (int attempt = 0; ; attempt++) {
+            IOException last = deleteTree();
+            if (last == null || !Files.exists(dir)) {
+                return;
+            }
+            if (attempt == 4) {
+                err.println("iolab: could not delete the work folder " + dir + " (" + last.getMessage()
+                        + "); delete it yourself");
+                return;
+            }
             try {
-                Files.deleteIfExists(f);
-            } catch (IOException e) {
-                System.err.println("iolab: could not delete " + f + ": " + e.getMessage());
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                err.println("iolab: left the work folder " + dir + " in place (interrupted); delete it yourself");
+                return;
             }
         }
-        try {
-            Files.deleteIfExists(dir);
-        } catch (IOException e) {
-            System.err.println("iolab: left " + dir + " in place: it holds files iolab did not create");
+    }
+
+    /** @return the last failure to delete an entry, or null when the folder is gone */
+    private IOException deleteTree() {
+        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return null;
         }
+        List<Path> entries;
+        try (Stream<Path> walk = Files.walk(dir)) {
+            entries = walk.sorted(Comparator.reverseOrder()).toList(); // children before their folder
+        } catch (IOException | UncheckedIOException e) {
+            return e instanceof IOException io ? io : ((UncheckedIOException) e).getCause();
+        }
+        IOException last = null;
+        for (Path p : entries) {
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException e) {
+                last = e;
+            }
+        }
+        return last;
     }
 }

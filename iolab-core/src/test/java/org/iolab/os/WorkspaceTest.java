@@ -19,18 +19,21 @@ class WorkspaceTest {
     Path parent;
 
     @Test
-    void deletesOnlyTheFilesItCreated() throws IOException {
+    void deletesEverythingUnderItsFolderAndNothingOutside() throws IOException {
         Path dir;
-        Path foreign;
+        Path outside = parent.resolve("user-file");
+        Files.writeString(outside, "not iolab's");
         try (Workspace ws = Workspace.create(parent)) {
             dir = ws.dir();
-            Files.writeString(ws.file("a.dat"), "iolab's");
-            foreign = dir.resolve("user-file");
-            Files.writeString(foreign, "not iolab's");
+            Files.writeString(ws.file("a.dat"), "named");
+            // what a benchmark interrupted by Ctrl-C leaves: a half-written file and a folder it never named
+            Files.write(dir.resolve("write-x-1048576.dat"), new byte[4096]);
+            Files.createDirectories(dir.resolve("journal-1/sub"));
+            Files.writeString(dir.resolve("journal-1/sub/00000000.seg"), "segment");
+            Files.createSymbolicLink(dir.resolve("link"), outside);
         }
-        assertFalse(Files.exists(dir.resolve("a.dat")));
-        assertTrue(Files.exists(foreign), "a file iolab did not create must survive");
-        assertTrue(Files.exists(dir), "a folder holding a foreign file is left in place");
+        assertFalse(Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS), "the work folder is gone");
+        assertEquals("not iolab's", Files.readString(outside), "a link's target outside the folder survives");
     }
 
     @Test
