@@ -128,26 +128,33 @@ public final class FileLocks {
             if (held != null) {
                 return null; // this process's writer
             }
-            Opened opened;
-            try {
-                opened = open(path, StandardOpenOption.READ);
-            } catch (IOException e) {
-                if (!Files.exists(path) && !Files.isWritable(path.getParent())) {
-                    // a read-only folder or file system: no writer can lock or write here either
-                    Shared none = new Shared(path, path, null, false);
-                    HELD.put(path, none);
-                    return none;
+            for (int attempt = 0; ; attempt++) {
+                Object before = keyOf(path);
+                Opened opened;
+                try {
+                    opened = open(path, StandardOpenOption.READ);
+                } catch (IOException e) {
+                    if (!Files.exists(path) && !Files.isWritable(path.getParent())) {
+                        // a read-only folder or file system: no writer can lock or write here either
+                        Shared none = new Shared(path, path, null, false);
+                        HELD.put(path, none);
+                        return none;
+                    }
+                    throw IolabException.io("open the lock file", path, e);
                 }
-                throw IolabException.io("open the lock file", path, e);
+                Object key = keyOf(path);
+                FileLock fileLock = lockOpened(opened.channel(), path, key, true);
+                if (fileLock == null) {
+                    return null;
+                }
+                if (!stillNamed(path, before, key, opened.created())) {
+                    unlockReplaced(fileLock, path, attempt);
+                    continue;
+                }
+                Shared hold = new Shared(key, path, fileLock, opened.created());
+                HELD.put(key, hold);
+                return hold;
             }
-            Object key = keyOf(path);
-            FileLock fileLock = lockOpened(opened.channel(), path, key, true);
-            if (fileLock == null) {
-                return null;
-            }
-            Shared hold = new Shared(key, path, fileLock, opened.created());
-            HELD.put(key, hold);
-            return hold;
         }
     }
 
@@ -166,19 +173,53 @@ public final class FileLocks {
             if (HELD.containsKey(keyOf(path))) {
                 return null; // held in this process: a channel opened and closed here would unlock it for others
             }
-            Opened opened;
-            try {
-                opened = open(path, StandardOpenOption.WRITE);
-            } catch (IOException e) {
-                throw IolabException.io("open the lock file", path, e);
+            for (int attempt = 0; ; attempt++) {
+                Object before = keyOf(path);
+                Opened opened;
+                try {
+                    opened = open(path, StandardOpenOption.WRITE);
+                } catch (IOException e) {
+                    throw IolabException.io("open the lock file", path, e);
+                }
+                Object key = keyOf(path);
+                FileLock fileLock = lockOpened(opened.channel(), path, key, false);
+                if (fileLock != null && !stillNamed(path, before, key, opened.created())) {
+                    unlockReplaced(fileLock, path, attempt);
+                    continue;
+                }
+                if (fileLock != null) {
+                    HELD.put(key, fileLock);
+                    WRITERS.put(fileLock, new Writer(key, path, opened.created()));
+                }
+                return fileLock;
             }
-            Object key = keyOf(path);
-            FileLock fileLock = lockOpened(opened.channel(), path, key, false);
-            if (fileLock != null) {
-                HELD.put(key, fileLock);
-                WRITERS.put(fileLock, new Writer(key, path, opened.created()));
-            }
-            return fileLock;
+        }
+    }
+
+    /**
+     * @return whether the file locked is still the one {@code path} names: a holder that created a lock file deletes
+     *     it while still holding it when it lets go, so a file opened just before that delete and locked just after
+     *     it is no lock at all (the next process creates a new file and locks that: two writers)
+     */
+    private static boolean stillNamed(Path path, Object before, Object key, boolean created) {
+        if (key instanceof Path) {
+            return true; // no file identity on this file system: nothing to compare
+        }
+        Object now = keyOf(path);
+        return now.equals(key) && (created || before.equals(key));
+    }
+
+    /** Lets go of a lock on a file that was deleted or replaced under it, before trying the file named now. */
+    private static void unlockReplaced(FileLock fileLock, Path path, int attempt) {
+        try {
+            fileLock.release();
+        } catch (IOException ignored) {
+            // closing the channel releases it too
+        }
+        close(fileLock.channel());
+        if (attempt >= 3) {
+            throw new IolabException("the lock file " + path + " was deleted or replaced each time it was locked;"
+                    + " another program is removing it: stop it, then try again");
         }
     }
 
