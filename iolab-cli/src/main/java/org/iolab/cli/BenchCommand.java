@@ -106,7 +106,11 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--dry-run", description = "print the plan and stop")
     boolean dryRun;
 
-    static final long MAX_BUFFER = 1L << 30;
+    /**
+     * The largest --buffers: the benchmark JVM's heap (3 GiB) must hold a char method's two buffers of two bytes per
+     * byte (a 1 GiB buffer ran out of memory in the fork, after every point before it had run).
+     */
+    static final long MAX_BUFFER = 256L << 20;
     static final long MAX_SIZE = 1L << 44;
 
     /**

@@ -31,7 +31,12 @@ final class CompareCommand implements Callable<Integer> {
     public Integer call() {
         List<ResultSet> sets = new ArrayList<>();
         for (Path f : files) {
-            sets.add(ResultSet.load(f));
+            ResultSet rs = ResultSet.load(f);
+            if (rs.all().isEmpty() && rs.store().isEmpty()) {
+                throw new IolabException(f + " holds no iolab benchmark results; give results.json files that"
+                        + " ./iolab bench wrote");
+            }
+            sets.add(rs);
         }
         if (csv != null) {
             if (Files.exists(csv) && !Files.isDirectory(csv)) {

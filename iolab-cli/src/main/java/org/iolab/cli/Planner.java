@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.iolab.IolabException;
+import org.iolab.Sizes;
 import org.iolab.catalogue.Catalogue;
 import org.iolab.catalogue.MethodInfo;
 import org.iolab.catalogue.Preallocation;
@@ -110,6 +111,14 @@ final class Planner {
                                     continue;
                                 }
                                 p = whole;
+                            }
+                            if (bench == Bench.RANDOM && p.probes() == 0) {
+                                // the benchmark would refuse it in its fork, after every point before it had run
+                                throw new IolabException("--sizes " + Sizes.format(p.fileSize()) + " is too small for"
+                                        + " the random-access method " + m.id() + ": its probes read " + p.length()
+                                        + " byte(s) below the file's end, so the file needs at least "
+                                        + (p.length() + 1) + " bytes; give a larger size, or leave the random-access"
+                                        + " methods out with --methods");
                             }
                             points.putIfAbsent(key(p), p);
                         }

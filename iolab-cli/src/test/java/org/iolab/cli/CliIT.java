@@ -68,6 +68,8 @@ class CliIT {
         String[] quick = {"bench", "--profile", "smoke", "--dry-run", "--dir", d};
         assertUserError(tmp, "0", concat(quick, "--buffers", "0"));
         assertUserError(tmp, "-8k", concat(quick, "--buffers", "-8k"));
+        assertUserError(tmp, "1g", concat(quick, "--buffers", "1g")); // the fork's heap cannot hold it
+        assertUserError(tmp, "--sizes", concat(quick, "--methods", "raf-seek", "--sizes", "1"));
         assertUserError(tmp, "12q", concat(quick, "--sizes", "12q"));
         assertUserError(tmp, "nope", concat(quick, "--methods", "nope"));
         assertUserError(tmp, "medium", "bench", "--profile", "medium", "--dry-run");

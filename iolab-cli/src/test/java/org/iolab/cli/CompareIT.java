@@ -60,5 +60,10 @@ class CompareIT {
         assertEquals(2, r2.exit(), r2.out() + r2.err());
         assertTrue(r2.err().startsWith("iolab: ") && r2.err().contains("bad.json"), r2.err());
         assertEquals(1, r2.err().lines().filter(l -> !l.isBlank()).count(), r2.err());
+
+        Path other = Files.writeString(tmp.resolve("other.json"), "[{\"benchmark\":\"org.example.Other.run\"}]");
+        CliIT.Run r3 = CliIT.iolab(tmp, "compare", a.toString(), other.toString());
+        assertEquals(2, r3.exit(), r3.out() + r3.err());
+        assertTrue(r3.err().contains("other.json") && r3.err().contains("no iolab benchmark results"), r3.err());
     }
 }

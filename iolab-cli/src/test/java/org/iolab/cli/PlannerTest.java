@@ -155,4 +155,16 @@ class PlannerTest {
         assertEquals(32 * G, Planner.largerThan(23 * G));
         assertEquals(32 * G, Planner.largerThan(16 * G));
     }
+
+    @Test
+    void aFileTooSmallForARandomAccessProbeIsRefusedBeforeAnythingRuns() {
+        Planner.Request r = new Planner.Request(List.of("raf-seek"), null, List.of(1L), null, null, null, null, null,
+                null);
+        IolabException e = assertThrows(IolabException.class, () -> Planner.plan(Profile.quick(), r, RAM));
+        assertTrue(e.getMessage().contains("--sizes") && e.getMessage().contains("raf-seek"), e.getMessage());
+        Planner.Request two = new Planner.Request(List.of("raf-seek"), null, List.of(2L), null, null, null, null,
+                null, null);
+        assertTrue(Planner.plan(Profile.quick(), two, RAM).stream().allMatch(p -> p.probes() == 1),
+                "two bytes hold one probe");
+    }
 }

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -65,20 +66,53 @@ public final class HtmlReport {
      * @throws IolabException naming the file when something cannot be written
      */
     public static Path write(RunData run, Path outDir) {
+        Path staging;
         try {
             Files.createDirectories(outDir);
+            // drawn aside first: a chart or the page that fails leaves the folder as it was, with no half-written file
+            staging = Files.createTempDirectory(outDir, ".report-");
         } catch (IOException e) {
             throw IolabException.io("create the report folder", outDir, e);
         }
-        List<Figure> figures = Charts.render(run.results(), outDir.resolve(CHARTS));
-        String html = render(run, figures);
         Path page = outDir.resolve(FILE);
         try {
-            Files.writeString(page, html, StandardCharsets.UTF_8);
+            List<Figure> figures = Charts.render(run.results(), staging.resolve(CHARTS));
+            String html = render(run, figures);
+            Files.writeString(staging.resolve(FILE), html, StandardCharsets.UTF_8);
+            Path charts = Files.createDirectories(outDir.resolve(CHARTS));
+            Set<String> drawn = new TreeSet<>();
+            try (var files = Files.list(staging.resolve(CHARTS))) {
+                for (Path f : files.toList()) {
+                    drawn.add(f.getFileName().toString());
+                    Files.move(f, charts.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+            try (var files = Files.list(charts)) {
+                for (Path f : files.toList()) {
+                    String n = f.getFileName().toString();
+                    if ((n.endsWith(".png") || n.endsWith(".svg")) && !drawn.contains(n)) {
+                        Files.delete(f); // a chart of an earlier rendering this run no longer has
+                    }
+                }
+            }
+            Files.move(staging.resolve(FILE), page, StandardCopyOption.REPLACE_EXISTING,
+                    StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             throw IolabException.io("write", page, e);
+        } finally {
+            deleteTree(staging);
         }
         return page;
+    }
+
+    private static void deleteTree(Path dir) {
+        try (var walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException | java.io.UncheckedIOException e) {
+            System.err.println("iolab: could not delete " + dir + ": " + e.getMessage());
+        }
     }
 
     /**

@@ -105,11 +105,38 @@ public record RunData(ResultSet results, List<Fact> machine, List<Limit> limits,
             return List.of();
         }
         try {
-            return ResultSet.JSON.readValue(file.toFile(), type);
+            List<T> list = ResultSet.JSON.readValue(file.toFile(), type);
+            if (list == null) {
+                throw new IolabException(file + " holds null, not a list; delete it or re-run ./iolab bench");
+            }
+            for (int i = 0; i < list.size(); i++) {
+                String missing = missing(list.get(i));
+                if (missing != null) {
+                    throw new IolabException(file + ": entry " + i + " has no " + missing + "; delete the file or"
+                            + " re-run ./iolab bench");
+                }
+            }
+            return list;
         } catch (IOException e) {
             throw new IolabException(file + " cannot be read (" + e.getMessage().lines().findFirst().orElse("")
                     + "); delete it or re-run ./iolab bench", e);
         }
+    }
+
+    /** @return the first field {@code entry} needs and lacks ("value" for a null entry), or null */
+    private static String missing(Object entry) {
+        return switch (entry) {
+            case null -> "value";
+            case Fact f -> f.name() == null ? "name" : f.value() == null ? "value" : null;
+            case Limit l -> l.tool() == null ? "tool" : l.operation() == null ? "operation"
+                    : l.passes().stream().anyMatch(v -> v == null || !(v >= 0) || v.isInfinite()) ? "valid passes"
+                    : null;
+            case Latency l -> l.mode() == null ? "mode" : l.backend() == null ? "backend"
+                    : l.durability() == null ? "durability" : null;
+            case PutLatency l -> l.engine() == null ? "engine" : l.durability() == null ? "durability"
+                    : l.mode() == null ? "mode" : null;
+            default -> null;
+        };
     }
 
     private static void write(Path file, Object value) {

@@ -45,6 +45,25 @@ class HtmlReportTest {
     }
 
     @Test
+    void aRenderIntoAFolderReplacesTheLastOneAndLeavesNothingElse(@TempDir Path out) throws Exception {
+        RunData run = RunData.load(sample());
+        Files.createDirectories(out.resolve("charts"));
+        Files.writeString(out.resolve("charts/gone.svg"), "<svg/>"); // a chart an earlier rendering drew
+        Files.writeString(out.resolve("charts/notes.txt"), "mine");
+        HtmlReport.write(run, out);
+        HtmlReport.write(run, out);
+        try (var top = Files.list(out)) {
+            assertEquals(List.of("charts", "report.html"),
+                    top.map(f -> f.getFileName().toString()).sorted().toList(), "no staging folder is left");
+        }
+        assertFalse(Files.exists(out.resolve("charts/gone.svg")), "a stale chart is removed");
+        assertTrue(Files.exists(out.resolve("charts/notes.txt")), "what is not a chart is not touched");
+        try (var charts = Files.list(out.resolve("charts"))) {
+            assertTrue(charts.anyMatch(f -> f.toString().endsWith(".png")));
+        }
+    }
+
+    @Test
     void rendersEverySectionAsWellFormedSelfContainedPage(@TempDir Path out) throws Exception {
         RunData run = RunData.load(sample());
         assertFalse(run.limits().isEmpty(), "the sample has limits");
