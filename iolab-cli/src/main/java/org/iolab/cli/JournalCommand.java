@@ -83,7 +83,7 @@ public final class JournalCommand implements Callable<Integer> {
 
     /**
      * Writes a record as a line: escaped with {@code --escape}, else as it is, with a warning on standard error (once)
-     * when it holds a newline and so reads as two lines.
+     * when it holds a newline (it reads as two lines) or ends in a carriage return (read back, it loses it).
      */
     private static void writeLine(OutputStream out, Record r, ReadOptions o) throws IOException {
         byte[] payload = r.payload();
@@ -91,10 +91,12 @@ public final class JournalCommand implements Callable<Integer> {
             Lines.escape(out, payload, 0, payload.length);
         } else {
             out.write(payload);
-            if (!o.warned && Lines.contains(payload, 0, payload.length, (byte) '\n')) {
+            boolean cr = payload.length > 0 && payload[payload.length - 1] == '\r';
+            if (!o.warned && (cr || Lines.contains(payload, 0, payload.length, (byte) '\n'))) {
                 o.warned = true;
-                System.err.println("iolab: record " + r.sequence() + " holds a newline, so it prints as more than one"
-                        + " line; use --escape for output that reads back record for record");
+                System.err.println("iolab: record " + r.sequence() + (cr ? " ends in a carriage return, so its line"
+                        + " reads back as one with a CRLF ending, without it" : " holds a newline, so it prints as"
+                        + " more than one line") + "; use --escape for output that reads back record for record");
             }
         }
         out.write('\n');

@@ -426,12 +426,14 @@ public final class StoreCommand implements Callable<Integer> {
                                 out.write('\t');
                                 writeEscaped(out, v);
                             } else {
+                                // a value ending in a carriage return reads back as a line with a CRLF ending
                                 if (!warned[0] && (holds(k, (byte) '\t') || holds(k, (byte) '\n')
-                                        || holds(v, (byte) '\n'))) {
+                                        || holds(v, (byte) '\n') || v.limit() > v.position()
+                                        && v.get(v.limit() - 1) == '\r')) {
                                     warned[0] = true;
-                                    System.err.println("iolab: a key holds a tab or newline, or a value a newline,"
-                                            + " so its line cannot be told apart; use --escape for output that"
-                                            + " 'store load --escape' reads back as it was");
+                                    System.err.println("iolab: a key holds a tab or newline, or a value a newline or"
+                                            + " a final carriage return, so its line cannot be told apart; use"
+                                            + " --escape for output that 'store load --escape' reads back as it was");
                                 }
                                 write(out, k);
                                 out.write('\t');

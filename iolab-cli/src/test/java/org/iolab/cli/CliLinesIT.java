@@ -69,6 +69,23 @@ class CliLinesIT {
     }
 
     @Test
+    void plainOutputWarnsOfAFinalCarriageReturnThatReadingBackWouldTakeForALineEnding(@TempDir Path tmp)
+            throws Exception {
+        Path s = tmp.resolve("cr.store");
+        assertEquals(0, iolab("k\tcr\\r\n", "store", "load", s.toString(), "--escape", "--durability", "none")
+                .exit());
+        Run dump = iolab("", "store", "dump", s.toString());
+        assertEquals("k\tcr\r\n", dump.out());
+        assertTrue(dump.err().contains("carriage return") && dump.err().contains("--escape"), dump.err());
+        Path j = tmp.resolve("crj");
+        assertEquals("0\n", iolab("cr\\r\n", "journal", "append", j.toString(), "--escape", "--durability",
+                "none").out());
+        Run read = iolab("", "journal", "read", j.toString());
+        assertEquals("cr\r\n", read.out());
+        assertTrue(read.err().contains("record 0 ends in a carriage return"), read.err());
+    }
+
+    @Test
     void aLineLongerThanAnyRecordIsRefusedByNumberAndAFreshJournalIsNotLeftBehind(@TempDir Path tmp)
             throws Exception {
         Path j = tmp.resolve("newj");
