@@ -49,6 +49,11 @@ final class MappedStorage implements StorageFile {
     private volatile long capacity;
     private volatile long size;
     private volatile boolean closed;
+    /**
+     * The file was cut since the last force: the new length reaches the device only through a sync of the file, which
+     * the windows' msyncs do not make when none of them is dirty (then a power loss brings the cut bytes back).
+     */
+    private volatile boolean cut;
 
     MappedStorage(Path path, boolean writable) {
         this(path, writable, DEFAULT_WINDOW_SHIFT);
@@ -246,7 +251,16 @@ final class MappedStorage implements StorageFile {
             lock.readLock().unlock();
         }
         if (metadata) {
+            cut = false;
             Problems.force(channel, path, true);
+        } else if (cut) {
+            cut = false;
+            try {
+                Problems.force(channel, path, false);
+            } catch (RuntimeException e) {
+                cut = true;
+                throw e;
+            }
         }
     }
 
@@ -277,6 +291,7 @@ final class MappedStorage implements StorageFile {
                 windows = new MappedByteBuffer[0];
                 dirty = new AtomicIntegerArray(0);
                 capacity = 0;
+                cut = true;
                 Problems.setLength(channel, path, newSize);
                 remap(newSize);
                 if (anyDirty) {

@@ -284,6 +284,8 @@ final class SegmentStorage implements StorageFile {
             }
             if (segment != null && writable) {
                 segment.force();
+            } else if (writable && !metadata) {
+                Problems.force(channel, path, false); // no mapping to msync: a cut to 0 must reach the device too
             }
         } finally {
             lock.readLock().unlock();
