@@ -900,13 +900,15 @@ public final class Store implements AutoCloseable {
             ctx.keyPos = at + Slots.HEADER;
             ctx.keyLen = k;
             int pos = index.find(hash, ctx);
+            boolean kept = true;
             if (pos >= 0) {
                 long other = index.offsetAt(pos);
                 long otherSeq = Slots.seq(ctx.cur.getLong(0), ctx.cur.getInt(8));
                 int otherLen = (int) ctx.slotLength;
                 int otherKv = ctx.foundKeyLen + ctx.foundValueLen;
                 if (otherSeq > seq) {
-                    free.add(offset, slotLength);
+                    free.add(offset, slotLength); // an older copy: a hole, which damage right after it may join
+                    kept = false;
                 } else {
                     index.setOffset(pos, offset);
                     free.add(other, otherLen);
@@ -920,7 +922,7 @@ public final class Store implements AutoCloseable {
             }
             prevOff = offset;
             prevLen = slotLength;
-            prevLive = true;
+            prevLive = kept;
         }
 
         @Override

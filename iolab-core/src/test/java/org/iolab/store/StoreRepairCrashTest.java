@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A crash inside {@code Store.repair} of a cleanly closed store leaves the old state or the new, never a clean
- * header over data its checkpoint no longer describes.
+ * {@code Store.repair}: a crash inside it, on a cleanly closed store, leaves the old state or the new, never a clean
+ * header over data its checkpoint no longer describes; and what it leaves, verify accepts.
  */
 @Timeout(120)
 class StoreRepairCrashTest {
@@ -123,6 +123,46 @@ class StoreRepairCrashTest {
         Files.delete(IndexFile.of(f)); // the checkpoint is optional: an open without it rebuilds by a scan
         try (Store s = Store.open(f, o)) {
             assertArrayEquals(b("e".repeat(40)), s.get(b("E")), "an acknowledged, checkpointed record");
+        }
+    }
+
+    /**
+     * An older copy of a key (a newer one lies before it in the file) followed by a few bytes of damage, too few for
+     * a slot: repair frees the older copy and gives the damage to the slot before it. It used to lengthen the
+     * older copy as a live record while the free space kept its old length, so the hole written at the checkpoint
+     * left the damaged bytes uncovered, and verify found them again right after the repair.
+     */
+    @Test
+    void damageAfterAnOlderCopyOfAKeyJoinsItsHoleAndVerifyThenAccepts() throws Exception {
+        Path f = tmp.resolve("older.store");
+        StoreOptions o = StoreOptions.defaults().withDurability(Durability.NONE);
+        byte[] v30 = b("v".repeat(30));
+        try (Store s = Store.open(f, o)) {
+            s.put(b("X"), v30); // 48 bytes at 4096, sequence 1
+            s.put(b("B"), v30); // 48 bytes at 4144, 2
+            s.put(b("K"), v30); // 48 bytes at 4192, 3
+            s.put(b("D"), v30); // 48 bytes at 4240, 4
+        }
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        ByteBuffer newer = ByteBuffer.allocate(48).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        Slots.writeLive(newer, 0, 48, 5, ByteBuffer.wrap(b("K")), ByteBuffer.wrap(b("n".repeat(30))), crc);
+        ByteBuffer older = ByteBuffer.allocate(48).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        Slots.writeLive(older, 0, 40, 3, ByteBuffer.wrap(b("K")), ByteBuffer.wrap(b("o".repeat(22))), crc);
+        for (int i = 40; i < 48; i++) {
+            older.put(i, (byte) 0xFF); // 8 bytes of damage after the 40-byte older copy
+        }
+        write(f, 4096, newer.array()); // K's newer copy where X was
+        write(f, 4192, older.array());
+
+        StoreReport r = Store.repair(f);
+        assertEquals(1, r.problems().size(), r.toString());
+        StoreReport after = Store.verify(f);
+        assertEquals(List.of(), after.problems(), "verify right after the repair");
+        try (Store s = Store.open(f, o)) {
+            assertArrayEquals(b("n".repeat(30)), s.get(b("K")), "the newer copy");
+            assertArrayEquals(v30, s.get(b("B")));
+            assertArrayEquals(v30, s.get(b("D")));
+            assertEquals(3, s.size());
         }
     }
 }
