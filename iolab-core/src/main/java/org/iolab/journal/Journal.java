@@ -341,6 +341,7 @@ public final class Journal implements AutoCloseable {
         }
         SegmentRef last = segments.getLast();
         tip = new Tip(last, Format.HEADER_SIZE, last.firstSeq);
+        durable = segments.getFirst().firstSeq - 1; // a reader cannot know what the writer synced
         refresh();
     }
 
@@ -405,7 +406,6 @@ public final class Journal implements AutoCloseable {
                 }
                 if (next != t.nextSeq()) {
                     tip = new Tip(ref, end, next);
-                    durable = next - 1;
                     changed = true;
                 }
                 // an empty last segment is named after the next sequence itself: it is not its own successor
@@ -979,6 +979,13 @@ public final class Journal implements AutoCloseable {
                     stop(prefaulter);
                 }
                 file.close();
+                // the new segment holds only its header: not left behind, or a later roll at another sequence
+                // would leave it between two segments (recovery then deletes the later one)
+                try {
+                    Files.deleteIfExists(next.path);
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
                 prefaulter = oldPrefaulter;
                 mapped = oldMapped;
                 mappedSegment = oldMapping;
@@ -1124,6 +1131,9 @@ public final class Journal implements AutoCloseable {
     public void sync() {
         syncLock.lock();
         try {
+            if (closed && !readOnly && failure == null && tip.nextSeq() - 1 <= durable) {
+                return; // a close synced every record, and none can be appended since: nothing to do
+            }
             checkUsable();
             awaitSeal();
             // the byte count first: appends publish the tip before the count, so this tip covers at least these
@@ -1202,6 +1212,9 @@ public final class Journal implements AutoCloseable {
      *         before the record became durable, or the thread was interrupted (its interrupt status is kept)
      */
     public void awaitDurable(long seq) {
+        if (readOnly) {
+            checkUsable(); // throws: a reader cannot tell when the writer syncs
+        }
         if (seq <= durable) {
             return;
         }

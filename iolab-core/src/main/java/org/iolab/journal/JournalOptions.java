@@ -81,16 +81,17 @@ public final class JournalOptions {
 
     /**
      * @param interval with {@link Durability#BATCH}, the longest time between an append and the group commit
-     *        that makes it durable (at least 1 µs)
+     *        that makes it durable (1 µs to a day)
      * @param bytes with {@link Durability#BATCH}, a group commit also starts (in the background) once this many
      *        bytes were appended since the last one; an appender that finds several times this many not yet synced
      *        syncs itself (at least 1)
      * @return a copy with them
      */
     public JournalOptions withBatch(Duration interval, long bytes) {
-        if (interval.toNanos() < 1000 || bytes < 1) {
+        if (interval.compareTo(Duration.ofNanos(1000)) < 0 || interval.compareTo(Duration.ofDays(1)) > 0
+                || bytes < 1) {
             throw new IolabException("bad batch thresholds " + interval + " / " + bytes
-                    + " bytes: use an interval of at least 1 µs and at least 1 byte");
+                    + " bytes: use an interval from 1 µs to a day and at least 1 byte");
         }
         return new JournalOptions(backend, durability, segmentSize, interval, bytes, preallocation, opener, prefault);
     }
