@@ -138,7 +138,8 @@ final class Planner {
     }
 
     private static String key(Point p) {
-        return p.bench() + "/" + p.method().id() + "/" + p.bufferSize() + "/" + p.requestedSize() + "/"
+        // the size measured, not the one asked for: two requested sizes shrunk to one file are one point
+        return p.bench() + "/" + p.method().id() + "/" + p.bufferSize() + "/" + p.fileSize() + "/"
                 + p.cache() + "/" + p.prealloc() + "/" + p.sync();
     }
 

@@ -78,19 +78,7 @@ public final class StoreCommand implements Callable<Integer> {
         if (backend != null) {
             o = o.withBackend(Backend.parse(backend));
         }
-        long size;
-        try {
-            size = Files.size(existing(file));
-        } catch (IOException io) {
-            throw IolabException.io("read the size of", file, io);
-        }
-        if (size < Store.HEADER_PAGE) {
-            // an empty file (a mistaken '> FILE', or a creation that never wrote its header): opening it would make it
-            // a store (recovery), and a reading command must not write what it was not asked to
-            throw new IolabException("store file " + file + " is " + size + " bytes, shorter than a store's"
-                    + " 4096-byte header: not a store (or a creation that never finished); the file is unchanged."
-                    + " 'iolab store load " + file + "' makes it a store");
-        }
+        refuseShorterThanAHeader(file);
         try {
             return Store.openReadOnly(file, o);
         } catch (StoreRecoveryNeededException e) {
@@ -113,6 +101,25 @@ public final class StoreCommand implements Callable<Integer> {
         byte[] bytes = new byte[b.remaining()];
         b.duplicate().get(bytes);
         Lines.escape(out, bytes, 0, bytes.length);
+    }
+
+    /**
+     * Refuses a file shorter than a store's header page, untouched: an empty file (a mistaken '> FILE', or a creation
+     * that never wrote its header) or some other small file. Opening it would make it a store (recovery), and a
+     * reading command must not write what it was not asked to; verify would call it damaged, and repair refuse it.
+     */
+    private static void refuseShorterThanAHeader(Path file) {
+        long size;
+        try {
+            size = Files.size(existing(file));
+        } catch (IOException io) {
+            throw IolabException.io("read the size of", file, io);
+        }
+        if (size < Store.HEADER_PAGE) {
+            throw new IolabException("store file " + file + " is " + size + " bytes, shorter than a store's"
+                    + " 4096-byte header: not a store (or a creation that never finished); the file is unchanged."
+                    + " 'iolab store load " + file + "' makes it a store");
+        }
     }
 
     private static boolean holds(ByteBuffer b, byte x) {
@@ -465,6 +472,7 @@ public final class StoreCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
+            refuseShorterThanAHeader(file);
             StoreReport report = Store.verify(existing(file));
             String counts = report.liveRecords() + " live records, " + report.holes() + " holes";
             long bad = report.problems().stream().filter(p -> !p.recoverable()).count();

@@ -107,7 +107,7 @@ class CliLinesIT {
     void readingCommandsRefuseAnEmptyFileAndLeaveItAsItWas(@TempDir Path tmp) throws Exception {
         Path empty = Files.createFile(tmp.resolve("empty.txt"));
         for (List<String> args : List.of(List.of("get", empty.toString(), "k"), List.of("dump", empty.toString()),
-                List.of("stats", empty.toString()))) {
+                List.of("stats", empty.toString()), List.of("verify", empty.toString()))) {
             List<String> all = new ArrayList<>(List.of("store"));
             all.addAll(args);
             assertOneLineError(iolab("", all.toArray(String[]::new)), 2, "not a store");
