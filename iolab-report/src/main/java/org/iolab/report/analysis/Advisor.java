@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Predicate;
 import org.iolab.Sizes;
 import org.iolab.catalogue.Catalogue;
@@ -165,8 +166,17 @@ public final class Advisor {
         return all.stream().filter(which).max(Comparator.comparingDouble(m -> m.stats().median()));
     }
 
-    private static Optional<Advice> advice(String workload, List<Measurement> all, Predicate<Measurement> which,
+    private static Optional<Advice> advice(String workload, List<Measurement> all, Predicate<Measurement> whichAny,
                                            String extra) {
+        // one file size: a fast read of a small file says nothing about a large one, so the winner and its
+        // runner-up are both taken on the largest file the workload was measured on
+        OptionalLong largest = all.stream().filter(whichAny).mapToLong(Measurement::fileSize).max();
+        if (largest.isEmpty()) {
+            return Optional.empty();
+        }
+        long size = largest.getAsLong();
+        Predicate<Measurement> which = whichAny.and(m -> m.fileSize() == size);
+        boolean severalSizes = all.stream().filter(whichAny).mapToLong(Measurement::fileSize).distinct().count() > 1;
         Optional<Measurement> best = best(all, which);
         if (best.isEmpty()) {
             return Optional.empty();
@@ -180,6 +190,9 @@ public final class Advisor {
             text.append(" with ").append(Sizes.format(b.bufferSize())).append(" buffers");
         }
         text.append(": ").append(Rates.format(bs.median(), b.unit())).append(" median");
+        if (severalSizes) {
+            text.append(" on the ").append(Sizes.format(size)).append(" file, the largest measured");
+        }
         boolean ahead = false;
         if (runnerUp.isPresent()) {
             Measurement r = runnerUp.get();

@@ -6,7 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
+import org.iolab.catalogue.Kind;
 import org.iolab.report.model.Advice;
+import org.iolab.report.model.Bench;
+import org.iolab.report.model.Measurement;
+import org.iolab.report.model.ResultSet;
+import org.iolab.report.model.RunData;
 import org.junit.jupiter.api.Test;
 
 class AdvisorTest {
@@ -49,5 +54,24 @@ class AdvisorTest {
                 .filter(a -> a.workload().equals(Advisor.SEQUENTIAL_WRITE)).findFirst().orElseThrow();
         assertNull(write.runnerUp());
         assertTrue(write.text().contains("no other method"), write.text());
+    }
+
+    private static Measurement warmRead(String method, long fileSize, double bytesPerSecond) {
+        return new Measurement(Bench.READ, method, Kind.READ, 8192, true, fileSize, "warm", null, false, 0, 0, "B/s",
+                List.of(bytesPerSecond, bytesPerSecond * 1.01, bytesPerSecond * 1.02), List.of(), "25");
+    }
+
+    @Test
+    void theWinnerAndItsRunnerUpAreTakenOnOneFileSizeTheLargest() {
+        long mib = 1L << 20;
+        long gib = 1L << 30;
+        RunData run = new RunData(new ResultSet(null, List.of(warmRead("segment-mapped", mib, 20e9),
+                warmRead("segment-mapped", gib, 3.0e9), warmRead("channel-positional", mib, 9.0e9),
+                warmRead("channel-positional", gib, 8.0e9))), List.of(), List.of(), List.of());
+        Advice warm = Advisor.advise(run).getFirst();
+        assertEquals("channel-positional", warm.best().method(), warm.text());
+        assertEquals(gib, warm.best().fileSize());
+        assertEquals(gib, warm.runnerUp().fileSize(), "the runner-up is on the same file");
+        assertTrue(warm.text().contains("on the 1 GiB file, the largest measured"), warm.text());
     }
 }
