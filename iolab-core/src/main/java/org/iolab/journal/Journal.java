@@ -272,8 +272,18 @@ public final class Journal implements AutoCloseable {
      * @throws JournalCorruptedException when a segment other than the last one's tail is damaged
      */
     public static Journal open(Path dir, JournalOptions options) {
+        Path absolute = dir.toAbsolutePath();
+        Path existing = absolute;
+        while (existing != null && !Files.isDirectory(existing)) {
+            existing = existing.getParent();
+        }
         try {
             Files.createDirectories(dir);
+            // the new folders' entries reach the device before any record is acknowledged: each created folder is
+            // synced with the folder that holds it (a store's redo log is such a folder, made at its first write)
+            for (Path p = absolute; existing != null && !p.equals(existing); p = p.getParent()) {
+                forceDirectory(p.getParent());
+            }
         } catch (IOException e) {
             throw IolabException.io("create the journal directory", dir, e);
         }
@@ -739,6 +749,12 @@ public final class Journal implements AutoCloseable {
             throw IolabException.io("delete the interrupted segment", file, e);
         }
         syncDirectory();
+    }
+
+    private static void forceDirectory(Path folder) throws IOException {
+        try (FileChannel ch = FileChannel.open(folder, StandardOpenOption.READ)) {
+            ch.force(true);
+        }
     }
 
     private void syncDirectory() {
