@@ -157,7 +157,7 @@ class JournalConcurrencyStressTest {
                     problems.add("reader: " + e);
                 }
             }));
-            Thread.sleep(2500);
+            Thread.sleep(1200);
             stop.set(true);
             for (Thread t : threads) {
                 t.join();
