@@ -27,7 +27,7 @@ class JournalAppendCloseRaceTest {
 
     @Test
     void anAppendThatThrowsClosedLeftItsRecordDurableInTheJournal() throws Exception {
-        int rounds = 300;
+        int rounds = 150;
         List<String> failures = new ArrayList<>();
         for (int round = 0; round < rounds; round++) {
             JournalOptions o = JournalOptions.defaults().withBackend(Backend.CHANNEL_HEAP)

@@ -47,7 +47,7 @@ class JournalSystemPowerLossTest {
     void acknowledgedRecordsSurviveAWholeMachinePowerLoss() throws Exception {
         Durability[] levels = {Durability.BATCH, Durability.ALWAYS, Durability.NONE};
         List<String> failures = new ArrayList<>();
-        for (int round = 0; round < 300; round++) {
+        for (int round = 0; round < 150; round++) {
             Random rnd = new Random(round);
             Durability level = levels[round % levels.length];
             Path dir = tmp.resolve("r" + round);

@@ -115,7 +115,7 @@ class StoreConcurrencyStressTest {
         Path file = tmp.resolve("s.store");
         StoreOptions options = StoreOptions.defaults().withBackend(backend).withDurability(durability)
                 .withBatch(Duration.ofMillis(2), 64 << 10).withRedoLimit(512 << 10);
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(durability == Durability.ALWAYS ? 2500 : 1500);
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(durability == Durability.ALWAYS ? 1500 : 1000);
         ConcurrentLinkedQueue<Throwable> errors = new ConcurrentLinkedQueue<>();
         try (Store s = Store.open(file, options)) {
             AtomicLongArray state = new AtomicLongArray(KEYS);
