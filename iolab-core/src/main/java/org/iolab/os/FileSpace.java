@@ -41,6 +41,42 @@ public final class FileSpace {
     }
 
     /**
+     * Allocates the blocks of any hole in {@code [0, length)} of {@code file}, so that a store into a mapping of it
+     * cannot fail for want of space (that is a SIGBUS, which the JVM turns into an {@code InternalError}). A file with
+     * no hole costs an open and an {@code lseek(SEEK_HOLE)}: no {@code fallocate}, which even with nothing to allocate
+     * updates the inode's times through the file system's journal.
+     *
+     * @param file an existing file
+     * @param length its length
+     * @return true when a hole was found and filled, false when there is none
+     * @throws NoSpaceException when the device has no room for the holes' blocks
+     */
+    public static boolean fillHoles(Path file, long length) {
+        if (length <= 0) {
+            return false;
+        }
+        int fd = Libc.open(file, Libc.O_WRONLY, 0644);
+        int errno = 0;
+        try {
+            long hole = Libc.firstHole(fd);
+            if (hole >= 0 && hole >= length) {
+                return false;
+            }
+            errno = Libc.tryFallocate(fd, 0, length);
+        } finally {
+            Libc.close(fd, file);
+        }
+        if (errno == ENOSPC || errno == EDQUOT) {
+            throw noSpace(file, length, errno);
+        }
+        if (errno != 0 && errno != EOPNOTSUPP && errno != ENOSYS) {
+            throw new IolabException("fallocate(" + file + ", 0, " + length + ") failed with errno " + errno
+                    + ": check the file system");
+        }
+        return errno == 0;
+    }
+
+    /**
      * Allocates blocks for {@code [offset, offset + length)} of the existing {@code file} (growing it to the end of
      * that range if it is shorter), so that stores through a mapping of the range cannot fault for want of space:
      * in a sparse range they raise SIGBUS on a full disk, which the JVM turns into an {@code InternalError} ("a

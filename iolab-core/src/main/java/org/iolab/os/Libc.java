@@ -69,6 +69,11 @@ final class Libc {
             FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS,
                     ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG),
             ERRNO_OPT);
+    private static final MethodHandle LSEEK = handle("lseek",
+            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_INT),
+            ERRNO_OPT);
+    private static final int SEEK_HOLE = 4;
     private static final MethodHandle GETPAGESIZE = handle("getpagesize",
             FunctionDescriptor.of(ValueLayout.JAVA_INT));
     private static final MethodHandle STRERROR = handle("strerror",
@@ -142,6 +147,20 @@ final class Libc {
             return rc == 0 ? 0 : errno(state);
         } catch (Throwable t) {
             throw unexpected("fallocate", t);
+        }
+    }
+
+    /**
+     * @param fd an open file
+     * @return the offset of the file's first hole ({@code lseek(SEEK_HOLE)}): its size when it has none (or the file
+     *         system does not say), or -1 when the call fails
+     */
+    static long firstHole(int fd) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment state = arena.allocate(CAPTURE);
+            return (long) LSEEK.invokeExact(state, fd, 0L, SEEK_HOLE);
+        } catch (Throwable t) {
+            throw unexpected("lseek", t);
         }
     }
 

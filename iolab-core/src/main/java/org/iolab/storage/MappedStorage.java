@@ -9,7 +9,6 @@ import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.iolab.IolabException;
-import org.iolab.os.FileSpace;
 
 /**
  * {@link MappedByteBuffer} windows: window {@code i} maps {@code [i * W, min((i + 1) * W, capacity))} with
@@ -73,10 +72,6 @@ final class MappedStorage implements StorageFile {
         this.channel = Problems.openChannel(path, writable);
         try {
             long length = Problems.size(channel, path);
-            if (writable && length > 0) {
-                // fill any hole of the existing file: a store into a hole on a full disk faults (InternalError)
-                FileSpace.reserve(path, 0, length);
-            }
             remap(length);
             this.size = length;
         } catch (RuntimeException e) {
@@ -200,7 +195,12 @@ final class MappedStorage implements StorageFile {
                 int index = (int) (at >>> shift);
                 int offset = (int) (at & (window - 1));
                 int n = (int) Math.min(src.remaining(), window - offset);
-                ws[index].put(offset, src, src.position(), n);
+                try {
+                    ws[index].put(offset, src, src.position(), n);
+                } catch (InternalError fault) {
+                    Problems.holeFault(path, capacity, at, n, fault);
+                    ws[index].put(offset, src, src.position(), n); // the holes are filled now
+                }
                 src.position(src.position() + n);
                 dirty.set(index, 1);
                 at += n;

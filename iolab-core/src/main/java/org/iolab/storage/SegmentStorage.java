@@ -9,7 +9,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.iolab.os.DescriptorWriter;
-import org.iolab.os.FileSpace;
 import org.iolab.os.WriteBehind;
 
 /**
@@ -65,10 +64,6 @@ final class SegmentStorage implements StorageFile {
         this.channel = Problems.openChannel(path, writable);
         try {
             long length = Problems.size(channel, path);
-            if (writable && length > 0) {
-                // fill any hole of the existing file: a store into a hole on a full disk faults (InternalError)
-                FileSpace.reserve(path, 0, length);
-            }
             map(length);
             this.size = length;
         } catch (RuntimeException e) {
@@ -181,7 +176,12 @@ final class SegmentStorage implements StorageFile {
             if (length > 0 && through) {
                 throughFile.write(position, src);
             } else if (length > 0) {
-                MemorySegment.copy(MemorySegment.ofBuffer(src), 0, segment, position, length);
+                try {
+                    MemorySegment.copy(MemorySegment.ofBuffer(src), 0, segment, position, length);
+                } catch (InternalError fault) {
+                    Problems.holeFault(path, capacity, position, length, fault);
+                    MemorySegment.copy(MemorySegment.ofBuffer(src), 0, segment, position, length);
+                }
             }
         } catch (IOException e) {
             throw Problems.writeFailed(path, position, length, e);
