@@ -6,12 +6,11 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.stream.Stream;
 import org.iolab.IolabException;
+import org.iolab.os.Workspace;
 
 /**
  * Runs a measurement in a child JVM (the latency runs of the journal and the store): a fresh folder for its files
@@ -77,12 +76,9 @@ final class ChildJvm {
 
     /** Deletes a file or a folder and everything in it; reports what cannot be deleted to {@code err}. */
     static void deleteTree(Path path, PrintStream err) {
-        try (Stream<Path> walk = Files.walk(path)) {
-            for (Path f : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(f);
-            }
-        } catch (IOException e) {
-            err.println("iolab: could not delete " + path + ": " + e.getMessage());
+        IOException left = Workspace.deleteTree(path);
+        if (left != null) {
+            err.println("iolab: could not delete " + path + ": " + left.getMessage());
         }
     }
 }

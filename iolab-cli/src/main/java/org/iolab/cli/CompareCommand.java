@@ -31,12 +31,7 @@ final class CompareCommand implements Callable<Integer> {
     public Integer call() {
         List<ResultSet> sets = new ArrayList<>();
         for (Path f : files) {
-            ResultSet rs = ResultSet.load(f);
-            if (rs.all().isEmpty() && rs.store().isEmpty()) {
-                throw new IolabException(f + " holds no iolab benchmark results; give results.json files that"
-                        + " ./iolab bench wrote");
-            }
-            sets.add(rs);
+            sets.add(ResultSet.load(f).requireResults(f));
         }
         if (csv != null) {
             if (Files.exists(csv) && !Files.isDirectory(csv)) {

@@ -28,10 +28,7 @@ final class ReportCommand implements Callable<Integer> {
             throw new IolabException(resultsJson + " is a folder; give the results.json inside it");
         }
         RunData run = RunData.load(resultsJson);
-        if (run.results().all().isEmpty() && run.results().store().isEmpty()) {
-            throw new IolabException(resultsJson + " holds no iolab benchmark results; give the results.json that"
-                    + " ./iolab bench wrote");
-        }
+        run.results().requireResults(resultsJson);
         if (out != null && Files.exists(out) && !Files.isDirectory(out)) {
             throw new IolabException("--out " + out + " is a file, not a folder; choose a folder");
         }

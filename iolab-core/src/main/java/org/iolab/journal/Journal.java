@@ -502,9 +502,7 @@ public final class Journal implements AutoCloseable {
                     Files.delete(file);
                 }
             }
-            try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-                ch.force(true);
-            }
+            forceDirectory(dir);
             return report;
         } catch (IOException e) {
             throw IolabException.io("repair the journal in", dir, e);
@@ -758,8 +756,8 @@ public final class Journal implements AutoCloseable {
     }
 
     private void syncDirectory() {
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
+        try {
+            forceDirectory(dir);
         } catch (IOException e) {
             throw IolabException.io("sync the journal directory", dir, e);
         }

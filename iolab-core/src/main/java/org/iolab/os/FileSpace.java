@@ -58,22 +58,14 @@ public final class FileSpace {
         int fd = Libc.open(file, Libc.O_WRONLY, 0644);
         int errno = 0;
         try {
-            long hole = Libc.firstHole(fd);
-            if (hole >= 0 && hole >= length) {
+            if (Libc.firstHole(fd) >= length) {
                 return false;
             }
             errno = Libc.tryFallocate(fd, 0, length);
         } finally {
             Libc.close(fd, file);
         }
-        if (errno == ENOSPC || errno == EDQUOT) {
-            throw noSpace(file, length, errno);
-        }
-        if (errno != 0 && errno != EOPNOTSUPP && errno != ENOSYS) {
-            throw new IolabException("fallocate(" + file + ", 0, " + length + ") failed with errno " + errno
-                    + ": check the file system");
-        }
-        return errno == 0;
+        return allocated(file, 0, length, errno);
     }
 
     /**
@@ -111,6 +103,16 @@ public final class FileSpace {
         } finally {
             Libc.close(fd, file);
         }
+        return allocated(file, offset, length, errno);
+    }
+
+    /**
+     * @param errno what {@code fallocate(fd, 0, offset, length)} on {@code file} left (0 when it succeeded)
+     * @return true when allocated, false when the file system has no fallocate
+     * @throws NoSpaceException when the device has no room
+     * @throws IolabException when fallocate failed otherwise
+     */
+    private static boolean allocated(Path file, long offset, long length, int errno) {
         if (errno == ENOSPC || errno == EDQUOT) {
             throw noSpace(file, offset + length, errno);
         }

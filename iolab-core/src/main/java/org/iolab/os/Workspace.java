@@ -113,13 +113,22 @@ public final class Workspace implements AutoCloseable {
         }
     }
 
-    /** @return the last failure to delete an entry, or null when the folder is gone */
     private IOException deleteTree() {
-        if (!Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+        return deleteTree(dir);
+    }
+
+    /**
+     * Deletes a file, or a folder and everything under it (a symbolic link is deleted, never followed).
+     *
+     * @param path the file or folder; nothing happens when it does not exist
+     * @return the last failure to delete an entry, or null when all went
+     */
+    public static IOException deleteTree(Path path) {
+        if (!Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
             return null;
         }
         List<Path> entries;
-        try (Stream<Path> walk = Files.walk(dir)) {
+        try (Stream<Path> walk = Files.walk(path)) {
             entries = walk.sorted(Comparator.reverseOrder()).toList(); // children before their folder
         } catch (IOException | UncheckedIOException e) {
             return e instanceof IOException io ? io : ((UncheckedIOException) e).getCause();

@@ -250,15 +250,13 @@ final class MappedStorage implements StorageFile {
         } finally {
             lock.readLock().unlock();
         }
-        if (metadata) {
-            cut = false;
-            Problems.force(channel, path, true);
-        } else if (cut) {
+        boolean wasCut = cut;
+        if (metadata || wasCut) {
             cut = false;
             try {
-                Problems.force(channel, path, false);
+                Problems.force(channel, path, metadata);
             } catch (RuntimeException e) {
-                cut = true;
+                cut = wasCut;
                 throw e;
             }
         }

@@ -48,7 +48,7 @@ final class FreeSpace {
         if ((length & 7) != 0 || length <= 0) {
             throw new IllegalArgumentException("hole length " + length + " is not a positive multiple of 8");
         }
-        if (byOffset.get(offset) >= 0) {
+        if (contains(offset)) {
             return;
         }
         Stack s = stackFor(length, true);
@@ -171,7 +171,7 @@ final class FreeSpace {
         boolean[] adjacent = {false};
         long[] tail = {-1};
         byOffset.forEach((offset, length) -> {
-            if (byOffset.get(offset + length) >= 0) {
+            if (contains(offset + length)) {
                 adjacent[0] = true;
             }
             if (offset + length == dataEnd) {

@@ -19,6 +19,7 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.iolab.IolabException;
 import org.iolab.Sizes;
+import org.iolab.os.Workspace;
 import org.iolab.report.analysis.Advisor;
 import org.iolab.report.analysis.Claims;
 import org.iolab.report.analysis.JournalTargets;
@@ -100,19 +101,12 @@ public final class HtmlReport {
         } catch (IOException e) {
             throw IolabException.io("write", page, e);
         } finally {
-            deleteTree(staging);
+            IOException left = Workspace.deleteTree(staging);
+            if (left != null) {
+                System.err.println("iolab: could not delete " + staging + ": " + left.getMessage());
+            }
         }
         return page;
-    }
-
-    private static void deleteTree(Path dir) {
-        try (var walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException | java.io.UncheckedIOException e) {
-            System.err.println("iolab: could not delete " + dir + ": " + e.getMessage());
-        }
     }
 
     /**

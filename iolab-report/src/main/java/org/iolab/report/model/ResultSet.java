@@ -65,6 +65,19 @@ public record ResultSet(Path source, List<Measurement> measurements, List<Measur
         this(source, measurements, List.of(), List.of());
     }
 
+    /**
+     * @param what the file as the user named it
+     * @return this set
+     * @throws IolabException naming {@code what} when it holds none of iolab's benchmark results
+     */
+    public ResultSet requireResults(Path what) {
+        if (measurements.isEmpty() && journal.isEmpty() && store.isEmpty()) {
+            throw new IolabException(what + " holds no iolab benchmark results; give a results.json that ./iolab"
+                    + " bench wrote");
+        }
+        return this;
+    }
+
     /** @return the catalogue points, then the journal points */
     public List<Measurement> all() {
         List<Measurement> all = new ArrayList<>(measurements);
