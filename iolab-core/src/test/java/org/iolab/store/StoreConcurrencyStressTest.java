@@ -17,14 +17,12 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.stream.Stream;
 import org.iolab.IolabException;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -41,16 +39,6 @@ class StoreConcurrencyStressTest {
 
     @TempDir
     Path tmp;
-
-    static Stream<Arguments> configs() {
-        List<Arguments> out = new ArrayList<>();
-        for (Backend b : Backend.values()) {
-            for (Durability d : Durability.values()) {
-                out.add(Arguments.of(b, d));
-            }
-        }
-        return out.stream();
-    }
 
     static byte[] key(int k) {
         return ("key-" + k).getBytes(java.nio.charset.StandardCharsets.UTF_8);
@@ -110,7 +98,7 @@ class StoreConcurrencyStressTest {
     }
 
     @ParameterizedTest
-    @MethodSource("configs")
+    @MethodSource("org.iolab.store.StoreContractTest#configs")
     void readersSeeExactlyWhatTheWriterPublished(Backend backend, Durability durability) throws Exception {
         Path file = tmp.resolve("s.store");
         StoreOptions options = StoreOptions.defaults().withBackend(backend).withDurability(durability)
@@ -186,7 +174,6 @@ class StoreConcurrencyStressTest {
             assertTrue(started.await(30, TimeUnit.SECONDS));
             Random rnd = new Random(42);
             long version = 0;
-            long ops = 0;
             while (System.nanoTime() < deadline && errors.isEmpty()) {
                 int k = rnd.nextInt(KEYS);
                 int r = rnd.nextInt(1000);
@@ -208,7 +195,6 @@ class StoreConcurrencyStressTest {
                 } else if (r >= 990) {
                     s.sync();
                 }
-                ops++;
             }
             stop.set(true);
             for (Thread th : threads) {

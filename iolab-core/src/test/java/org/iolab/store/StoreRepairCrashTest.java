@@ -1,14 +1,14 @@
 package org.iolab.store;
 
+import static org.iolab.testing.CorruptionCases.readRange;
+import static org.iolab.testing.CorruptionCases.write;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import org.iolab.storage.Durability;
@@ -29,30 +29,17 @@ class StoreRepairCrashTest {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static byte[] read(Path f, long at, int n) throws Exception {
-        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
-            ByteBuffer bb = ByteBuffer.allocate(n);
-            ch.read(bb, at);
-            return bb.array();
-        }
-    }
-
     /**
      * Undoes the repair's last header write (its final checkpoint's, the copy with the highest generation): that copy
      * gets back what it held before the repair; every earlier write of the repair stays.
      */
     private static void crashBeforeLastHeader(Path f, byte[] before) throws Exception {
-        ByteBuffer page = ByteBuffer.wrap(read(f, 0, Store.HEADER_PAGE)).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer page = ByteBuffer.wrap(readRange(f, 0, Store.HEADER_PAGE))
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
         Header a = Header.decode(page, Header.COPY_A);
         Header b = Header.decode(page, Header.COPY_B);
         int last = a == null || (b != null && b.generation() > a.generation()) ? Header.COPY_B : Header.COPY_A;
         write(f, last, java.util.Arrays.copyOfRange(before, last, last + Header.SIZE));
-    }
-
-    private static void write(Path f, long at, byte[] bytes) throws Exception {
-        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.WRITE)) {
-            ch.write(ByteBuffer.wrap(bytes), at);
-        }
     }
 
     /**
@@ -77,8 +64,8 @@ class StoreRepairCrashTest {
             s.delete(b("B"));                   // a hole of 64 bytes at 4160
         }
         // bit rot in A's value
-        write(f, aOff + 30, new byte[] {(byte) ~read(f, aOff + 30, 1)[0]});
-        byte[] headerPage = read(f, 0, Store.HEADER_PAGE); // both header copies before the repair
+        write(f, aOff + 30, new byte[] {(byte) ~readRange(f, aOff + 30, 1)[0]});
+        byte[] headerPage = readRange(f, 0, Store.HEADER_PAGE); // both header copies before the repair
         byte[] idx = Files.readAllBytes(IndexFile.of(f));
 
         StoreReport r = Store.repair(f);
@@ -110,8 +97,8 @@ class StoreRepairCrashTest {
             s.put(b("C"), b("c".repeat(40)));
             s.delete(b("B"));
         }
-        write(f, aOff + 30, new byte[] {(byte) ~read(f, aOff + 30, 1)[0]});
-        byte[] headerPage = read(f, 0, Store.HEADER_PAGE); // both header copies before the repair
+        write(f, aOff + 30, new byte[] {(byte) ~readRange(f, aOff + 30, 1)[0]});
+        byte[] headerPage = readRange(f, 0, Store.HEADER_PAGE); // both header copies before the repair
         byte[] idx = Files.readAllBytes(IndexFile.of(f));
         Store.repair(f);
         crashBeforeLastHeader(f, headerPage);
