@@ -23,6 +23,14 @@ final class Format {
     static final int SEAL_OFFSET = 40;
     /** "SEALEDOK" read as a little-endian long; the marker is this XOR the segment's first sequence. */
     static final long SEAL_MAGIC = 0x4B4F44454C414553L;
+    /**
+     * Offset in a segment header of the synced mark: 8 bytes, an offset below which every record was synced, then the
+     * CRC32C of those 8 bytes and the segment's first sequence (4 bytes), then 4 zero bytes. Written only after a
+     * sync covering that offset completed, so whenever it reaches the device it tells the truth; all zeros (a
+     * segment never marked, or one written by an older iolab) or a CRC that fails (torn, damaged) means no mark.
+     */
+    static final int MARK_OFFSET = 48;
+    static final int MARK_SIZE = 16;
 
     private Format() {
     }
@@ -76,6 +84,31 @@ final class Format {
     /** @return the 8-byte seal marker of the segment whose first sequence is {@code firstSeq} */
     static ByteBuffer sealMarker(long firstSeq) {
         return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, SEAL_MAGIC ^ firstSeq);
+    }
+
+    /** @return the 16-byte synced mark saying that the records of segment {@code firstSeq} below {@code offset} are durable */
+    static ByteBuffer syncedMark(long firstSeq, long offset) {
+        ByteBuffer b = ByteBuffer.allocate(MARK_SIZE).order(ByteOrder.LITTLE_ENDIAN).putLong(0, offset)
+                .putLong(8, firstSeq);
+        CRC32C crc = new CRC32C();
+        crc.update(b.array(), 0, 16);
+        return b.putInt(8, (int) crc.getValue()).putInt(12, 0);
+    }
+
+    /**
+     * @param b the segment's header (little-endian)
+     * @param firstSeq the segment's first sequence
+     * @param capacity the segment's capacity
+     * @return the offset below which every record of the segment was synced ({@link #HEADER_SIZE} when the header
+     *     carries no valid mark): a record there that fails its check is damage, never a torn tail
+     */
+    static long syncedMark(ByteBuffer b, long firstSeq, long capacity) {
+        long offset = b.getLong(MARK_OFFSET);
+        if (offset <= HEADER_SIZE || offset > capacity || offset % ALIGN != 0) {
+            return HEADER_SIZE;
+        }
+        ByteBuffer expected = syncedMark(firstSeq, offset);
+        return expected.getInt(8) == b.getInt(MARK_OFFSET + 8) ? offset : HEADER_SIZE;
     }
 
     /**

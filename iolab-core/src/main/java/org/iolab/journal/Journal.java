@@ -53,7 +53,13 @@ import org.iolab.storage.StorageFile;
  *     36     4  zero
  *     40     8  seal marker: "SEALEDOK" (0x4B4F44454C414553) XOR the first sequence, written once the whole
  *               segment is synced; zero until then (not covered by the CRC)
- *     48    16  zero
+ *     48     8  synced mark: an offset below which every record was synced, written after a sync covering it
+ *               completed (once {@value #MARK_STEP} bytes, or a quarter of the segment, or {@value #MARK_MILLIS} ms
+ *               passed since the last mark, and at close), so it never claims a record that was not durable;
+ *               zero until then (not covered by the header CRC)
+ *     56     4  CRC32C of bytes 48..55 and the first sequence (8 bytes, little-endian): a mark whose CRC fails is
+ *               no mark
+ *     60     4  zero
  * </pre>
  * Records follow from offset 64, each starting at a multiple of 8:
  * <pre>
@@ -98,7 +104,11 @@ import org.iolab.storage.StorageFile;
  * and the last segment is deleted (none of their records was acknowledged as durable, since durability waits
  * for the seal); the last segment is also deleted when its header is damaged. Then that segment is sealed.
  * A last segment that carries its seal marker (its successor was lost, or a repair cut the journal there) had
- * every record synced before the seal: a record in it that fails its check is damage, not a torn tail.
+ * every record synced before the seal: a record in it that fails its check is damage, not a torn tail. So is a
+ * record below the synced mark of the last segment (or of an unsealed one before it), and data that ends there:
+ * those records were durable, so {@code open} refuses the journal rather than cut them, and {@code repair} cuts
+ * there. Only records after the mark (those of the last second or megabyte, and any the crash tore) are taken
+ * for a torn tail.
  * Damage anywhere else (a sealed segment's header, records or its sequence continuity) is never skipped:
  * {@code open} or the read that reaches it throws {@link JournalCorruptedException} naming the file and
  * offset. A length is always checked against the bytes left in the segment before it is used, so a corrupt
@@ -146,6 +156,15 @@ public final class Journal implements AutoCloseable {
      * ({@link #syncedTo}); only the kernel's own write-back may write them, once.
      */
     private static final long PREFAULT_AHEAD = 8L << 20;
+    /**
+     * A sync moves the active segment's synced mark (header bytes 48..63) when the records synced since the mark
+     * reach this many bytes (or a quarter of a segment, if less), or the mark is {@link #MARK_MILLIS} old: each move
+     * dirties the header's page, which the next sync writes too (a second block on the device), so not at every sync
+     * of an ALWAYS journal.
+     */
+    static final long MARK_STEP = 16 << 20;
+    /** See {@link #MARK_STEP}. */
+    static final long MARK_MILLIS = 1000;
     private static final VarHandle INT_LE = MethodHandles.byteBufferViewVarHandle(int[].class,
             ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle TIP;
@@ -200,6 +219,12 @@ public final class Journal implements AutoCloseable {
      * (zeros) are not written by every sync. 0 for a segment just made active; guarded by syncLock.
      */
     private long syncedTo;
+    /** The synced mark written into the active segment's header (an offset); guarded by syncLock. */
+    private long markedTo;
+    /** When {@link #markedTo} was written ({@link System#nanoTime}); guarded by syncLock. */
+    private long markedAt;
+    /** The mark was written since the last sync, which did not cover the header: the next sync does. */
+    private boolean markPending;
     /** The sequence's 8 bytes, little-endian, for the CRC. */
     private final ByteBuffer seqBytes = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
     /** A write-through frame's header, then zeros for its padding (at most 7 bytes). */
@@ -379,6 +404,7 @@ public final class Journal implements AutoCloseable {
             }
             SegmentRef ref = new SegmentRef(nameSeq, file, header.getLong(24));
             ref.sealedOnDisk = Format.sealStarted(header);
+            ref.syncedMark = Format.syncedMark(header, nameSeq, ref.capacity);
             return ref;
         }
     }
@@ -413,6 +439,10 @@ public final class Journal implements AutoCloseable {
                 } catch (RuntimeException | Error e) {
                     closeRefreshCursor();
                     throw e;
+                }
+                if (end < ref.syncedMark) {
+                    // the writer synced records up to its mark before writing it: they cannot be still coming
+                    throw new JournalCorruptedException(ref.path, end, damageBelowMark(end, ref.syncedMark, next));
                 }
                 if (next != t.nextSeq()) {
                     tip = new Tip(ref, end, next);
@@ -495,6 +525,12 @@ public final class Journal implements AutoCloseable {
                         try (StorageFile f = Backend.CHANNEL_HEAP.open(file, true)) {
                             zeroTail(f, first.offset());
                             f.force(true);
+                            // the records before the cut are all there is, and durable: the synced mark says so
+                            // (one above the cut would make the next open refuse the journal)
+                            f.write(Format.MARK_OFFSET, first.offset() > Format.HEADER_SIZE
+                                    ? Format.syncedMark(Format.parseName(file), first.offset())
+                                    : ByteBuffer.allocate(Format.MARK_SIZE));
+                            f.force(false);
                         }
                     }
                     deleting = true;
@@ -544,6 +580,7 @@ public final class Journal implements AutoCloseable {
                 }
                 if (problems[i] == null) {
                     refs[i] = new SegmentRef(nameSeq, file, header.getLong(24));
+                    refs[i].syncedMark = Format.syncedMark(header, nameSeq, refs[i].capacity);
                     sealedMark[i] = Format.sealStarted(header);
                 } else if (i == n - 1) {
                     noData[i] = Verifier.firstNonZero(f, Format.HEADER_SIZE, f.size()) < 0;
@@ -574,12 +611,14 @@ public final class Journal implements AutoCloseable {
             tip = new Tip(first, Format.HEADER_SIZE, restart);
             durable = restart - 1;
             attachMapping(active, first, Format.HEADER_SIZE, false);
+            resetMark(Format.HEADER_SIZE);
             return;
         }
         if (previousUnsealed) {
             SegmentRef previous = refs[n - 2];
             boolean lastFollows = found.size() == n;
             long[] scanned = scan(previous, true);
+            belowMark(previous, scanned);
             boolean torn = scanned[2] != 0;
             if (torn || (lastFollows && refs[n - 1].firstSeq != scanned[1])) {
                 // a torn tail, or records lost before the last segment: the cut goes here (the last-segment scan
@@ -613,9 +652,9 @@ public final class Journal implements AutoCloseable {
             // records, not a torn tail. (A seal word that is not the marker, torn or damaged, does not count, as in
             // verify: the records after it may never have been synced.)
             throw new JournalCorruptedException(last.path, end, "a record of a sealed segment fails its check"
-                    + " (the good records end at sequence " + (expected - 1) + "); run 'iolab journal verify' to"
-                    + " see it, and 'iolab journal repair' to cut the journal there");
+                    + " (the good records end at sequence " + (expected - 1) + ")");
         }
+        belowMark(last, scanned);
         if (seal.getLong(0) != 0) {
             // the last segment carries a seal marker (a roll whose next segment could not be made, a repair that cut
             // it, or a damaged header word): appends go on in it, so the marker goes first, and a crash before its
@@ -630,6 +669,52 @@ public final class Journal implements AutoCloseable {
         tip = new Tip(last, end, expected);
         durable = expected - 1;
         attachMapping(active, last, end, false);
+        resetMark(last.syncedMark);
+    }
+
+    /**
+     * Fails when a segment's good records end below its synced mark ({@link SegmentRef#syncedMark}): records there
+     * were synced, so a record that fails its check (or zeros where records were) is damage, not a torn tail.
+     *
+     * @param scanned what {@link #scan} found in it
+     */
+    private static void belowMark(SegmentRef ref, long[] scanned) {
+        if (scanned[0] < ref.syncedMark) {
+            throw new JournalCorruptedException(ref.path, scanned[0], damageBelowMark(scanned[0], ref.syncedMark,
+                    scanned[1]));
+        }
+    }
+
+    static String damageBelowMark(long end, long mark, long nextSeq) {
+        return "the records end at offset " + end + " (after sequence " + (nextSeq - 1) + "), below the segment's"
+                + " synced mark at offset " + mark + ": records that were synced are damaged or missing there";
+    }
+
+    /** A new active segment's synced mark is {@code mark}, just written (or read); caller holds syncLock or opens. */
+    private void resetMark(long mark) {
+        markedTo = mark;
+        markedAt = System.nanoTime();
+        markPending = false;
+    }
+
+    /**
+     * After a sync that made the active segment durable up to {@code end}: writes the synced mark there when the
+     * last one is {@link #MARK_STEP} bytes or {@link #MARK_MILLIS} ms behind (or {@code always}). Not synced here:
+     * the next sync covers the header too, and until then the older mark (or none) is what a crash leaves, which
+     * is as true. Caller holds syncLock.
+     */
+    private void moveMark(long end, boolean always) {
+        if (end <= markedTo) {
+            return;
+        }
+        long now = System.nanoTime();
+        if (always || end - markedTo >= Math.min(MARK_STEP, options.segmentSize() / 4)
+                || now - markedAt >= MARK_MILLIS * 1_000_000L) {
+            active.write(Format.MARK_OFFSET, Format.syncedMark(tip.segment().firstSeq, end));
+            markedTo = end;
+            markedAt = now;
+            markPending = true;
+        }
     }
 
     /**
@@ -1009,6 +1094,7 @@ public final class Journal implements AutoCloseable {
             }
             oldRef.sealedEnd = t.end();
             active = file;
+            resetMark(Format.HEADER_SIZE);
             segments.add(next);
             tip = new Tip(next, Format.HEADER_SIZE, t.nextSeq());
             Thread s = Thread.ofPlatform().daemon().name("iolab-journal-sealer " + dir)
@@ -1158,13 +1244,16 @@ public final class Journal implements AutoCloseable {
                 active.written(t.end());
                 long from = syncedTo;
                 long upTo = t.end() & -Prefaulter.PAGE;
+                // a mark written since the last sync is in the header's page: this sync covers it too
+                long forceFrom = markPending ? 0 : from;
                 prefaultGuard.lock();
                 try {
                     releaseWritten(from, upTo);
-                    active.forceRange(from, t.end() - from);
+                    active.forceRange(forceFrom, t.end() - forceFrom);
                 } finally {
                     prefaultGuard.unlock();
                 }
+                markPending = false;
                 syncedTo = upTo;
                 Prefaulter p = prefaulter;
                 if (p != null) {
@@ -1174,6 +1263,7 @@ public final class Journal implements AutoCloseable {
                 }
             }
             syncedBytes = bytes;
+            moveMark(t.end(), false);
             advanceDurable(t.nextSeq() - 1);
         } catch (RuntimeException | Error e) {
             if (failure == null) {
@@ -1455,6 +1545,13 @@ public final class Journal implements AutoCloseable {
             try {
                 if (failure == null) {
                     sync();
+                    // every record is durable now: the mark says so (on the device once the kernel writes the page)
+                    syncLock.lock();
+                    try {
+                        moveMark(tip.end(), true);
+                    } finally {
+                        syncLock.unlock();
+                    }
                 }
             } finally {
                 closed = true;

@@ -15,6 +15,8 @@ public final class JournalCorruptedException extends IolabException {
     private final transient Path file;
     /** The byte offset of the damage in {@link #file()}. */
     private final long offset;
+    /** What is wrong there. */
+    private final String what;
 
     /**
      * @param file the damaged segment
@@ -27,6 +29,7 @@ public final class JournalCorruptedException extends IolabException {
                 + parent(file) + "' to cut the journal at the last valid record (records after it are lost)");
         this.file = file;
         this.offset = offset;
+        this.what = what;
     }
 
     private static Object parent(Path file) {
@@ -42,5 +45,10 @@ public final class JournalCorruptedException extends IolabException {
     /** @return the byte offset of the damage in {@link #file()} */
     public long offset() {
         return offset;
+    }
+
+    /** @return what is wrong there (the message without the file, offset and advice) */
+    public String what() {
+        return what;
     }
 }

@@ -11,6 +11,11 @@ final class SegmentRef {
     volatile long sealedEnd = -1;
     /** Read-only opens: its header showed the seal marker's write had begun when it was read. */
     boolean sealedOnDisk;
+    /**
+     * The offset below which its header said every record was synced when it was read ({@link Format#syncedMark}),
+     * by recovery or a read-only open; a writer only raises it, so a stale value is a safe one.
+     */
+    long syncedMark = Format.HEADER_SIZE;
 
     SegmentRef(long firstSeq, Path path, long capacity) {
         this.firstSeq = firstSeq;

@@ -62,10 +62,17 @@ final class Verifier {
                 boolean tail = (last && !Format.sealed(header, nameSeq))
                         || (i == files.size() - 2 && !Format.sealStarted(header));
                 long capacity = header.getLong(24);
+                // below the synced mark every record was synced: damage there is not a torn tail either
+                long mark = Format.syncedMark(header, nameSeq, capacity);
                 long expected = nameSeq;
                 try (SegmentCursor c = new SegmentCursor(opener, file, capacity, opener.open(file, false))) {
                     for (;;) {
                         SegmentCursor.Status status = c.next(capacity, false);
+                        if (status == SegmentCursor.Status.END && tail && c.recordStart() < mark) {
+                            problems.add(new VerifyReport.Problem(file, c.recordStart(), Journal.damageBelowMark(
+                                    c.recordStart(), mark, expected), false));
+                            break;
+                        }
                         if (status == SegmentCursor.Status.END) {
                             long garbage = tail ? firstNonZero(f, c.position(), Math.min(size, capacity)) : -1;
                             if (garbage >= 0) {
@@ -78,7 +85,10 @@ final class Verifier {
                         if (status == SegmentCursor.Status.BAD || c.sequence() != expected) {
                             String what = status == SegmentCursor.Status.BAD ? c.problem()
                                     : "record has sequence " + c.sequence() + " where " + expected + " was expected";
-                            problems.add(new VerifyReport.Problem(file, c.recordStart(), what, tail));
+                            boolean torn = tail && c.recordStart() >= mark;
+                            problems.add(new VerifyReport.Problem(file, c.recordStart(), torn ? what
+                                    : tail ? what + " (below the segment's synced mark at offset " + mark
+                                            + ": a record that was synced)" : what, torn));
                             break;
                         }
                         expected++;

@@ -698,14 +698,22 @@ public final class Store implements AutoCloseable {
             }
             // damage: a record that fails its check, a missing segment, a gap in the sequences
             if (repairs == null) {
-                throw e instanceof StoreCorruptedException || e instanceof JournalCorruptedException
-                        ? e : new StoreCorruptedException(walDir, 0, "the redo log cannot be read: " + e.getMessage());
+                // named with the store's advice: the journal's own repair would cut operations the store needs
+                throw e instanceof StoreCorruptedException ? e : e instanceof JournalCorruptedException j
+                        ? new StoreCorruptedException(j.file(), j.offset(), "redo log: " + j.what(), storeAdvice())
+                        : new StoreCorruptedException(walDir, 0, "the redo log cannot be read: " + e.getMessage());
             }
             repairs.add(new StoreReport.Problem(walDir, 0, "the redo log is damaged (" + e.getMessage() + "); the "
                     + out.size() + " operations before the damage were redone, later ones survive only where the data"
                     + " file holds them whole", false));
         }
         return out;
+    }
+
+    /** @return what to do about a damaged redo log: the store's repair, which keeps what the data file holds */
+    private String storeAdvice() {
+        return "run 'iolab store verify " + file + "' for a full report and 'iolab store repair " + file + "' to"
+                + " rebuild the index from the data file (not 'iolab journal repair', which would only cut the log)";
     }
 
     /** Adds the redo records after {@code cpSeq} to {@code out}, in order (copies), up to the first damage. */

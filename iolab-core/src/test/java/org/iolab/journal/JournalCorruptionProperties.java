@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.Function;
 import java.util.stream.Stream;
+import java.util.zip.CRC32C;
 import org.iolab.IolabException;
 import org.iolab.catalogue.Preallocation;
 import org.iolab.storage.Backend;
@@ -51,8 +52,10 @@ import org.junit.jupiter.api.TestFactory;
  * file is damaged), and the first damage that a reader can see decides: a changed header byte (0..35; bytes
  * 36..63 may or may not be checked, both are accepted), a changed byte inside a record's frame (padding is not
  * covered by the CRC), a non-zero length where a sealed segment's data ends, or a missing middle segment. Damage
- * in the last segment's records is a torn tail (cut, never reported as corruption); damage anywhere else is
- * never skipped.
+ * in the last segment's records after its synced mark (header bytes 48..63: an offset and its CRC32C) is a torn
+ * tail (cut, never reported as corruption); below the mark, or anywhere else, it is never skipped. A closed
+ * journal's mark covers all its records; the built journals move it to a random record (or drop it), as a crash
+ * after that record's sync leaves it, so both sides of it get damaged.
  *
  * <p>Each property is a {@link TestFactory} of one {@link DynamicTest} per try, whose name gives the try's seed
  * and the generated journal and damage. The cases come from a plain seeded {@link Gen} over
@@ -70,6 +73,8 @@ class JournalCorruptionProperties {
     /** Where a sealed segment's header holds its seal marker: "SEALEDOK" xor the first sequence. */
     private static final int SEAL_OFFSET = 40;
     private static final long SEAL_MAGIC = 0x4B4F44454C414553L;
+    /** Where a segment's header holds its synced mark: the offset, then CRC32C(offset, first sequence). */
+    private static final int MARK_OFFSET = 48;
     /** The system property that reruns one try: its seed, as printed in the try's name (16 hex digits). */
     static final String SEED_PROPERTY = "journal.corruption.seed";
     /** The system property that repeats a whole run: the run seed every try's seed derives from. */
@@ -143,7 +148,7 @@ class JournalCorruptionProperties {
     @TestFactory
     Stream<DynamicTest> damageInTheLastRecordIsATornTailThatOpenCuts() {
         return tries("damageInTheLastRecordIsATornTailThatOpenCuts", 80, Scope.TAIL, (tmp, spec, damage) -> {
-            Built b = Built.create(tmp.resolve("j"), spec);
+            Built b = Built.create(tmp.resolve("j"), spec, true);
             Damaged d = b.damage(damage, Scope.TAIL);
             for (Expect x : d.expectations()) {
                 assertTrue(x.kind == Kind.NONE || x.kind == Kind.LAST_TAIL, d + ": not a tail damage: " + x);
@@ -444,8 +449,10 @@ class JournalCorruptionProperties {
      * @param content bytes {@code [0, capacity)} (a missing byte is zero)
      * @param frames its records
      * @param sealed its header carries the seal marker (every segment but the last of a closed journal)
+     * @param mark its valid synced mark, or {@value #HEADER} when it has none: its records below were synced
      */
-    record Segment(Path file, long firstSeq, long capacity, byte[] content, List<Frame> frames, boolean sealed) {
+    record Segment(Path file, long firstSeq, long capacity, byte[] content, List<Frame> frames, boolean sealed,
+            long mark) {
         long dataEnd() {
             return frames.isEmpty() ? HEADER : frames.getLast().start + align(frames.getLast().length);
         }
@@ -465,11 +472,36 @@ class JournalCorruptionProperties {
             this.segments = segments;
         }
 
+        /**
+         * @return a journal of {@code spec}, closed; the last segment's synced mark is then left where the close put
+         *     it (after its last record), or moved to one of its records, or dropped, as {@code spec}'s seed picks
+         */
         static Built create(Path dir, JournalSpec spec) {
+            return create(dir, spec, false);
+        }
+
+        /**
+         * @param crashed the last segment's synced mark is moved to its last record or before (or dropped), as a
+         *     crash after an earlier sync leaves it: its last record is then a tail a crash may tear
+         */
+        static Built create(Path dir, JournalSpec spec, boolean crashed) {
             try (Journal j = Journal.open(dir, spec.options())) {
                 for (long seq = 0; seq < spec.records; seq++) {
                     assertEquals(seq, j.append(spec.payload(seq)));
                 }
+            }
+            List<Path> files = segmentFiles(dir);
+            Path lastFile = files.getLast();
+            long[] starts = frameStarts(readBytes(lastFile));
+            SplittableRandom rnd = new SplittableRandom(spec.seed ^ 0x6D61726BL);
+            if (crashed) {
+                // the start of one of its records (so that the last record is after the mark), or no mark
+                int pick = rnd.nextInt(starts.length);
+                writeMark(lastFile, pick < starts.length - 1 ? starts[pick] : 0);
+            } else if (rnd.nextInt(3) > 0) {
+                // the start of one of its records, where its data ends (as the close left it), or no mark
+                int pick = rnd.nextInt(starts.length + 1);
+                writeMark(lastFile, pick < starts.length ? starts[pick] : 0);
             }
             List<Segment> segments = new ArrayList<>();
             long next = 0;
@@ -492,7 +524,8 @@ class JournalCorruptionProperties {
                 }
                 long firstSeq = b.getLong(16);
                 boolean sealed = b.getLong(SEAL_OFFSET) == (SEAL_MAGIC ^ firstSeq);
-                segments.add(new Segment(file, firstSeq, capacity, logical(bytes, capacity), frames, sealed));
+                segments.add(new Segment(file, firstSeq, capacity, logical(bytes, capacity), frames, sealed,
+                        mark(b, firstSeq, capacity)));
             }
             assertEquals(spec.records, next, "records in the pristine journal");
             return new Built(dir, spec, segments);
@@ -500,6 +533,48 @@ class JournalCorruptionProperties {
 
         long records() {
             return spec.records;
+        }
+
+        /** @return the start of each record of a segment's bytes, then where its data ends */
+        private static long[] frameStarts(byte[] bytes) {
+            ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+            long limit = Math.min(bytes.length, b.getLong(24));
+            List<Long> starts = new ArrayList<>();
+            long pos = HEADER;
+            for (; pos + FRAME_HEADER <= limit && b.getInt((int) pos) != 0; pos += align(b.getInt((int) pos))) {
+                starts.add(pos);
+            }
+            starts.add(pos);
+            return starts.stream().mapToLong(Long::longValue).toArray();
+        }
+
+        /** Writes the synced mark {@code offset} into a segment's header (none for 64 or less), as documented. */
+        private static void writeMark(Path segment, long offset) {
+            ByteBuffer mark = ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN);
+            if (offset > HEADER) {
+                ByteBuffer header = ByteBuffer.wrap(readBytes(segment), 0, HEADER).order(ByteOrder.LITTLE_ENDIAN);
+                mark.putLong(0, offset).putInt(8, markCrc(offset, header.getLong(16)));
+            }
+            try (FileChannel ch = FileChannel.open(segment, StandardOpenOption.WRITE)) {
+                ch.write(mark, MARK_OFFSET);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        private static int markCrc(long offset, long firstSeq) {
+            CRC32C crc = new CRC32C();
+            crc.update(ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(offset).putLong(firstSeq)
+                    .flip());
+            return (int) crc.getValue();
+        }
+
+        /** @return the valid synced mark in header {@code b}, or {@value #HEADER} */
+        private static long mark(ByteBuffer b, long firstSeq, long capacity) {
+            long offset = b.getLong(MARK_OFFSET);
+            boolean valid = offset > HEADER && offset <= capacity && offset % 8 == 0
+                    && b.getInt(MARK_OFFSET + 8) == markCrc(offset, firstSeq);
+            return valid ? offset : HEADER;
         }
 
         Segment last() {
@@ -652,8 +727,13 @@ class JournalCorruptionProperties {
     enum Kind {
         /** Nothing a reader checks changed. */
         NONE,
-        /** Inside or after the records of the last segment: a torn tail, cut by open. */
+        /** Inside or after the records of the last segment after its synced mark: a torn tail, cut by open. */
         LAST_TAIL,
+        /**
+         * Inside the records of the last segment below its synced mark: records that were synced, so both opens
+         * refuse the journal before returning any record, and verify and repair see damage.
+         */
+        LAST_MARKED,
         /** The header of the last segment. */
         LAST_HEADER,
         /** A sealed segment's header, records or end, or a missing segment: corruption. */
@@ -714,11 +794,15 @@ class JournalCorruptionProperties {
                 if (first >= 0 && first < headerEnd) {
                     return new Expect(last ? Kind.LAST_HEADER : Kind.SEALED, s.firstSeq, s.file, 0, true);
                 }
+                // a changed mark fails its CRC: then the segment has none
+                int markChanged = c.nextSetBit(MARK_OFFSET);
+                long mark = markChanged >= 0 && markChanged < MARK_OFFSET + 12 ? HEADER : s.mark;
                 for (Frame f : s.frames) {
                     int at = c.nextSetBit((int) f.start);
                     // a frame cut by the end of the file is damaged, even where the bytes cut were zeros
                     if (at >= 0 && at < f.start + f.length || f.start + f.length > sizes[i]) {
-                        return new Expect(last ? Kind.LAST_TAIL : Kind.SEALED, f.sequence, s.file, f.start, false);
+                        Kind kind = !last ? Kind.SEALED : f.start < mark ? Kind.LAST_MARKED : Kind.LAST_TAIL;
+                        return new Expect(kind, f.sequence, s.file, f.start, false);
                     }
                 }
                 long end = s.dataEnd();
@@ -747,7 +831,8 @@ class JournalCorruptionProperties {
 
         @Override
         public String toString() {
-            return description + " [" + built.spec + ", " + built.segments.size() + " segments]";
+            return description + " [" + built.spec + ", " + built.segments.size() + " segments, the last one's synced"
+                    + " mark @ " + built.last().mark() + "]";
         }
     }
 
@@ -834,6 +919,7 @@ class JournalCorruptionProperties {
         String got = o.error == null ? o.records.size() + " records" : o.records.size() + " records, then " + o.error;
         boolean completes = switch (x.kind) {
             case NONE, LAST_TAIL -> true;
+            case LAST_MARKED -> false;
             // a last segment with a bad header that holds nothing else is an interrupted creation: deleted by open,
             // skipped by a read-only open; over data it is corruption, except that a read-only open skips it after
             // a segment not sealed yet (it may be one being created)
@@ -847,7 +933,7 @@ class JournalCorruptionProperties {
         if (!(o.error instanceof JournalCorruptedException e)) {
             return what + ": expected JournalCorruptedException, got " + got;
         }
-        long before = x.header ? 0 : x.kept;
+        long before = x.header || x.kind == Kind.LAST_MARKED ? 0 : x.kept;
         if (!e.file().equals(x.file) || e.offset() != x.offset || o.records.size() != before) {
             return what + ": expected " + before + " records then the damage at " + x.file + " @ " + x.offset
                     + ", got " + got;
@@ -859,7 +945,7 @@ class JournalCorruptionProperties {
         boolean clean = switch (x.kind) {
             case NONE, LAST_TAIL -> true;
             case LAST_HEADER -> !d.lastHasData;
-            case SEALED -> false;
+            case SEALED, LAST_MARKED -> false;
         };
         String got = "ok=" + report.ok() + ", " + report.records() + " records, problems " + report.problems();
         if (clean) {

@@ -101,6 +101,8 @@ class JournalRecoveryTest {
             List<Path> segs = build(pristine, o);
             Path lastSeg = segs.getLast();
             long start = lastRecordStart(lastSeg);
+            // as a crash leaves it: the last record written after the last synced mark
+            SyncedMarks.set(lastSeg, start);
             ByteBuffer whole = ByteBuffer.wrap(Files.readAllBytes(lastSeg)).order(ByteOrder.LITTLE_ENDIAN);
             long end = start + Format.align(whole.getInt((int) start));
             for (long cut = start; cut < end; cut++) {
@@ -339,6 +341,7 @@ class JournalRecoveryTest {
             Path tail = tmp.resolve("tail" + length[3]);
             copyDir(pristine, tail);
             Path last = tail.resolve(segs.getLast().getFileName());
+            SyncedMarks.set(last, lastRecordStart(last)); // a crash: the last record after the last synced mark
             write(last, lastRecordStart(last), length);
             try (Journal j = Journal.open(tail, o)) {
                 assertEquals(N - 1, j.nextSequence());

@@ -17,4 +17,14 @@ public final class JournalTestAccess {
     public static JournalOptions withOpener(JournalOptions options, BiFunction<Path, Boolean, StorageFile> opener) {
         return options.withOpener(opener::apply);
     }
+
+    /**
+     * Writes a segment's synced mark, as a crash after the sync of the records below {@code offset} leaves it.
+     *
+     * @param segment a journal segment file
+     * @param offset the offset below which its records count as synced; 64 or less: no mark
+     */
+    public static void setSyncedMark(Path segment, long offset) {
+        SyncedMarks.set(segment, offset);
+    }
 }

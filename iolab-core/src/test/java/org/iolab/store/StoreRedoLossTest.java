@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.iolab.journal.JournalTestAccess;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
 import org.junit.jupiter.api.Timeout;
@@ -45,6 +46,21 @@ class StoreRedoLossTest {
     @EnumSource(value = Backend.class, names = {"SEGMENT", "CHANNEL_HEAP"})
     void aRedoLogCutAfterAcknowledgedOperationsIsFoundByVerifyAndOpenAndRepairKeepsThem(Backend backend)
             throws IOException {
+        cutRedoLog(backend, false);
+    }
+
+    /**
+     * The same cut below the redo segment's synced mark: the journal itself sees that records it had synced are gone,
+     * and the store reports it with its own advice (its repair, which keeps what the data file holds).
+     */
+    @ParameterizedTest
+    @EnumSource(value = Backend.class, names = {"SEGMENT", "CHANNEL_HEAP"})
+    void aRedoLogCutBelowItsSyncedMarkIsRefusedAndRepairKeepsEveryOperation(Backend backend) throws IOException {
+        cutRedoLog(backend, true);
+    }
+
+    /** @param marked the redo segment's synced mark covers the records cut (else it has none) */
+    private void cutRedoLog(Backend backend, boolean marked) throws IOException {
         Path file = tmp.resolve("lost.store");
         Path wal = file.resolveSibling("lost.store.wal");
         StoreOptions options = StoreOptions.defaults().withBackend(backend).withDurability(Durability.ALWAYS)
@@ -73,22 +89,35 @@ class StoreRedoLossTest {
         put(s, state, "last", value(200, 2, 10));
         s.abandon();
         Path segment = onlySegment(wal);
-        cutAfter(segment, kept);
+        long dataEnd = dataEnd(segment);
+        long cut = cutAfter(segment, kept);
+        // a crash before any mark, or after one covering the records cut (the last sync's: the end of the data)
+        JournalTestAccess.setSyncedMark(segment, marked ? dataEnd : 0);
         byte[] dataBefore = Files.readAllBytes(file);
 
         StoreReport verified = Store.verify(file);
         assertFalse(verified.ok(), verified.toString());
         StoreReport.Problem lost = verified.problems().stream().filter(p -> !p.recoverable()).findFirst().orElseThrow();
-        assertEquals(file, lost.file(), lost.toString());
-        assertTrue(lost.what().contains("lost operations") && lost.what().contains(wal.toString()), lost.toString());
-        assertEquals(1, verified.problems().stream().filter(p -> !p.recoverable()).count(), verified.toString());
-
         StoreCorruptedException e = assertThrows(StoreCorruptedException.class, () -> Store.open(file, options).close());
-        assertEquals(file, e.file());
         assertEquals(lost.offset(), e.offset());
-        assertTrue(e.getMessage().contains(wal.toString()) && e.getMessage().contains("lost operations")
-                && e.getMessage().contains("offset " + e.offset())
+        assertTrue(e.getMessage().contains("offset " + e.offset())
                 && e.getMessage().contains("'iolab store repair " + file + "'"), e.getMessage());
+        if (marked) {
+            assertEquals(segment, lost.file(), lost.toString());
+            assertEquals(cut, lost.offset(), lost.toString());
+            assertTrue(lost.what().contains("redo log") && lost.what().contains("synced mark"), lost.toString());
+            assertEquals(segment, e.file());
+            assertTrue(e.getMessage().contains("synced mark")
+                    && !e.getMessage().contains("'iolab journal repair " + wal), e.getMessage());
+        } else {
+            assertEquals(file, lost.file(), lost.toString());
+            assertTrue(lost.what().contains("lost operations") && lost.what().contains(wal.toString()),
+                    lost.toString());
+            assertEquals(1, verified.problems().stream().filter(p -> !p.recoverable()).count(), verified.toString());
+            assertEquals(file, e.file());
+            assertTrue(e.getMessage().contains(wal.toString()) && e.getMessage().contains("lost operations"),
+                    e.getMessage());
+        }
         assertArrayEquals(dataBefore, Files.readAllBytes(file), "the refused open changed the data file");
 
         StoreReport repaired = Store.repair(file);
@@ -154,7 +183,7 @@ class StoreRedoLossTest {
      * Cuts a redo segment after the record of store operation {@code seq}: walks the journal's frames (length at 0,
      * store sequence at 8 of the payload, which starts at 16) from the segment header (64 bytes).
      */
-    private static void cutAfter(Path segment, long seq) throws IOException {
+    private static long cutAfter(Path segment, long seq) throws IOException {
         ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(segment)).order(ByteOrder.LITTLE_ENDIAN);
         int pos = 64;
         while (pos + 16 <= b.limit() && b.getInt(pos) != 0) {
@@ -163,10 +192,20 @@ class StoreRedoLossTest {
                 try (FileChannel ch = FileChannel.open(segment, StandardOpenOption.WRITE)) {
                     ch.truncate(pos);
                 }
-                return;
+                return pos;
             }
             pos += (b.getInt(pos) + 7) & ~7;
         }
         throw new AssertionError("no record after operation " + seq + " in " + segment);
+    }
+
+    /** @return where the frames of a redo segment end */
+    private static long dataEnd(Path segment) throws IOException {
+        ByteBuffer b = ByteBuffer.wrap(Files.readAllBytes(segment)).order(ByteOrder.LITTLE_ENDIAN);
+        int pos = 64;
+        while (pos + 16 <= b.limit() && b.getInt(pos) != 0) {
+            pos += (b.getInt(pos) + 7) & ~7;
+        }
+        return pos;
     }
 }
