@@ -1,8 +1,10 @@
 package org.iolab.journal;
 
+import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.zip.CRC32C;
 import org.iolab.storage.StorageFile;
@@ -123,7 +125,10 @@ final class SegmentCursor implements AutoCloseable {
         long lim = Math.min(limit, capacity);
         if (knownSize < lim) {
             knownSize = file.size();
-            if (exact && knownSize < lim) {
+            // a mapped backend's read-only file keeps the size it had when opened: reopen it when the file grew since
+            // (a writer growing it in steps, or appending again after its close cut it), else records past that
+            // size are never seen by a follower that keeps this cursor
+            if (knownSize < lim && (exact || grewPast(knownSize))) {
                 reopen();
                 knownSize = file.size();
             }
@@ -394,6 +399,15 @@ final class SegmentCursor implements AutoCloseable {
         }
         bufStart = p;
         bufLen = want;
+    }
+
+    /** @return whether the file is now longer than {@code size} (a {@code stat}; false when it cannot be read) */
+    private boolean grewPast(long size) {
+        try {
+            return Files.size(path) > size;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private void reopen() {
