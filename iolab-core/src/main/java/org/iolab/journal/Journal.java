@@ -1626,6 +1626,7 @@ public final class Journal implements AutoCloseable {
     }
 
     private static final class TailerImpl implements Tailer {
+        private static final Duration MAX_NANOS = Duration.ofNanos(Long.MAX_VALUE);
         private final Journal journal;
         private final Cursor cursor;
 
@@ -1636,15 +1637,22 @@ public final class Journal implements AutoCloseable {
 
         @Override
         public Record poll(Duration timeout) {
-            long deadline = System.nanoTime() + timeout.toNanos();
+            // saturated: a "forever" timeout (ChronoUnit.FOREVER, Duration.ofMillis(Long.MAX_VALUE)) overflowed toNanos
+            long nanos = timeout.isNegative() ? 0
+                    : timeout.compareTo(MAX_NANOS) >= 0 ? Long.MAX_VALUE : timeout.toNanos();
+            long deadline = System.nanoTime() + nanos;
             for (;;) {
                 if (cursor.advance()) {
                     return record(cursor);
                 }
                 long left = deadline - System.nanoTime();
-                if (left <= 0 || Thread.currentThread().isInterrupted() || journal.isClosed()) {
-                    // a closed journal gets no more records: every one it had was returned
+                if (left <= 0 || Thread.currentThread().isInterrupted()) {
                     return null;
+                }
+                if (journal.isClosed()) {
+                    // a closed journal gets no more records, but the close may have come after advance() read the
+                    // tip: every record appended before it is visible now, so look once more
+                    return cursor.advance() ? record(cursor) : null;
                 }
                 journal.awaitAppend(cursor.next(), left);
             }
