@@ -2,6 +2,7 @@ package org.iolab.store;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.zip.CRC32C;
 
 /**
@@ -11,7 +12,8 @@ import java.util.zip.CRC32C;
  * @param checkpointSeq the last sequence the checkpoint covers
  * @param dataEnd the end of the data at the checkpoint
  * @param clean true when the file and {@code FILE.idx} match the checkpoint exactly (no change since)
- * @param incarnation a random number chosen when the file is created or compacted; the index file names it
+ * @param incarnation a random number chosen when the file is created or compacted and at every checkpoint; the index
+ *        file names it
  * @param redoFlag the writer that changed the file since the checkpoint logs to a redo log
  */
 record Header(long generation, long checkpointSeq, long dataEnd, boolean clean, long incarnation, boolean redoFlag) {
@@ -81,5 +83,10 @@ record Header(long generation, long checkpointSeq, long dataEnd, boolean clean, 
 
     Header next(long cpSeq, long end, boolean isClean, boolean redo) {
         return new Header(generation + 1, cpSeq, end, isClean, incarnation, redo);
+    }
+
+    /** @return the clean header of a checkpoint at {@code cpSeq}, with a new incarnation for its FILE.idx to name */
+    Header nextCheckpoint(long cpSeq, long end) {
+        return new Header(generation + 1, cpSeq, end, true, ThreadLocalRandom.current().nextLong(), false);
     }
 }

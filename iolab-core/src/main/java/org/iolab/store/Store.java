@@ -52,7 +52,7 @@ import org.iolab.storage.StorageFile;
  *     16     8  generation
  *     24     8  checkpoint sequence (the last operation the checkpoint covers)
  *     32     8  data end at the checkpoint
- *     40     8  incarnation (random; new on creation and compaction; FILE.idx names it)
+ *     40     8  incarnation (random; new on creation, compaction and every checkpoint; FILE.idx names it)
  *     48     8  zero
  *     56     4  CRC32C of bytes 0..55
  *     60     4  zero
@@ -287,6 +287,14 @@ public final class Store implements AutoCloseable {
         Path f = file.toAbsolutePath();
         FileLock fileLock = acquire(f);
         try {
+            Path wal = f.resolveSibling(f.getFileName() + ".wal");
+            if (!Files.exists(f) && (Files.exists(IndexFile.of(f)) || hasSegments(wal))) {
+                // not created here: the store's other files show it held records, and its data file is gone
+                throw new StoreCorruptedException(f, 0, "the data file is missing, but "
+                        + (Files.exists(IndexFile.of(f)) ? IndexFile.of(f) : wal) + " beside it shows that the store"
+                        + " held records", "nothing was created; restore the data file, or delete "
+                        + IndexFile.of(f) + " and " + wal + " to create a new, empty store");
+            }
             return new Store(f, options, fileLock, null);
         } catch (RuntimeException | Error e) {
             FileLocks.release(fileLock, !Files.exists(f) || refusedAsForeign(f, e));
@@ -1716,7 +1724,9 @@ public final class Store implements AutoCloseable {
                 truncateData(dataEnd);
             }
             data.force(true);
-            Header h = header.next(lastSeq, end, true, false);
+            // a new incarnation: FILE.idx names this checkpoint only, never that of a copy of the store (a backup
+            // restored, a file moved over another) that reached the same sequence and data end by other operations
+            Header h = header.nextCheckpoint(lastSeq, end);
             if (options.checkpoint()) {
                 IndexFile.write(file, h, index, free, liveBytes, storedBytes);
             } else {
