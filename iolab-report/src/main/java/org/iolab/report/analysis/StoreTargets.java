@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.iolab.Sizes;
 import org.iolab.report.limits.Fio;
 import org.iolab.report.model.Limit;
@@ -104,7 +105,17 @@ public final class StoreTargets {
         long records = i.get().records();
         Optional<Measurement> p = fastest(store, m -> peer(m.method()) && phase.equals(m.phase())
                 && d.equals(m.durability()) && m.records() == records, false);
-        return decide(target, i.get(), p, 2, "no peer measured at " + d + " with " + records + " records");
+        TargetCheck t = decide(target, i.get(), p, 2, "no peer measured at " + d + " with " + records + " records");
+        if (p.isEmpty()) {
+            return t;
+        }
+        // "the best peer" is the best of those measured at this level: say which (the default profile runs the
+        // synced levels for fewer peers than NONE)
+        String peers = store.stream().filter(m -> peer(m.method()) && phase.equals(m.phase())
+                && d.equals(m.durability()) && m.records() == records).map(Measurement::method).distinct().sorted()
+                .collect(Collectors.joining(", "));
+        return new TargetCheck(t.target(), t.journal(), t.comparator() + "; the best of " + peers, t.ratio(),
+                t.needed(), t.verdict());
     }
 
     private static TargetCheck versusBruno(List<Measurement> store, String phase, String what) {

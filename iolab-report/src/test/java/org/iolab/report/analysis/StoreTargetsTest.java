@@ -58,6 +58,8 @@ class StoreTargetsTest {
         assertEquals(Verdict.HOLDS, put.verdict(), put.toString());
         assertTrue(put.journal().startsWith("iolab 11.0 ms"), put.journal());
         assertTrue(put.comparator().startsWith("rocksdb 87.0 ms"), put.comparator());
+        // the peers it is the best of, and not Bruno's code or the heap-map floor
+        assertTrue(put.comparator().endsWith("; the best of lmdb, rocksdb"), put.comparator());
         assertEquals(87.0 / 11.0, put.ratio(), 1e-9);
         // 70 ms against 141 ms: the median is above 2x, but the slowest pass (80) is not below 130 / 2
         assertEquals(Verdict.NOT_DISTINGUISHABLE, find(checks, "get at NONE").verdict());
