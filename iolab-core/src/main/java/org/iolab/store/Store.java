@@ -1679,9 +1679,10 @@ public final class Store implements AutoCloseable {
             }
             Header h = header.next(header.checkpointSeq(), header.dataEnd(), false, redo);
             writeHeader(h);
-            if (redo) {
-                data.force(false);
-            }
+            // at NONE too, before any slot write: a power loss that kept a later slot write and lost this one would
+            // leave the clean header and FILE.idx trusted over a data file that changed (stale offsets and holes, the
+            // sequences restarted below records on disk). One sync of the header's page per open or checkpoint.
+            data.forceRange(0, Header.PAGE);
             header = h;
             dirtyOnDisk = true;
         }
