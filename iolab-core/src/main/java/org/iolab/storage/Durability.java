@@ -12,6 +12,9 @@ package org.iolab.storage;
  *   <tr><td>{@link #ALWAYS}</td><td>yes</td><td>every acknowledged write</td>
  *       <td>every acknowledged write, if the device honours flushes</td></tr>
  * </table>
+ * At every level, what a crash leaves is checked when the file is opened again: a record is either there whole or
+ * not at all, never read with wrong bytes, and what was synced (a {@code sync()}, a close, a checkpoint) stays; with
+ * {@link #NONE} the writes since the last sync may be lost, in any mix.
  */
 public enum Durability {
     /** Written to the page cache only; synced when the file is closed or {@code sync()} is called. */
