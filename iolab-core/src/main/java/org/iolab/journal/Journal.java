@@ -523,14 +523,15 @@ public final class Journal implements AutoCloseable {
                         Files.delete(file);
                     } else {
                         try (StorageFile f = Backend.CHANNEL_HEAP.open(file, true)) {
-                            zeroTail(f, first.offset());
-                            f.force(true);
-                            // the records before the cut are all there is, and durable: the synced mark says so
-                            // (one above the cut would make the next open refuse the journal)
+                            // the synced mark goes down to the cut first (one above it would make the next open
+                            // refuse the journal, also after a crash inside this repair): the records before the cut
+                            // are all there is, and they are on the device
                             f.write(Format.MARK_OFFSET, first.offset() > Format.HEADER_SIZE
                                     ? Format.syncedMark(Format.parseName(file), first.offset())
                                     : ByteBuffer.allocate(Format.MARK_SIZE));
                             f.force(false);
+                            zeroTail(f, first.offset());
+                            f.force(true);
                         }
                     }
                     deleting = true;

@@ -68,7 +68,8 @@ final class Verifier {
                 try (SegmentCursor c = new SegmentCursor(opener, file, capacity, opener.open(file, false))) {
                     for (;;) {
                         SegmentCursor.Status status = c.next(capacity, false);
-                        if (status == SegmentCursor.Status.END && tail && c.recordStart() < mark) {
+                        // as open: a last segment's data that ends below its mark, sealed or not, lost synced records
+                        if (status == SegmentCursor.Status.END && (tail || last) && c.recordStart() < mark) {
                             problems.add(new VerifyReport.Problem(file, c.recordStart(), Journal.damageBelowMark(
                                     c.recordStart(), mark, expected), false));
                             break;
