@@ -7,6 +7,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.function.Predicate;
 import org.iolab.Sizes;
+import org.iolab.report.limits.Fio;
 import org.iolab.report.model.Bench;
 import org.iolab.report.model.Limit;
 import org.iolab.report.model.Measurement;
@@ -91,10 +92,15 @@ public final class PageCacheTruth {
      * @param limits the run's limits
      * @return the C baseline of the same operation family: sequential reads → C {@code read} with the same
      *     cache and the same buffer size (else the nearest); {@code mapped-*} and {@code segment-mapped}
-     *     reads → C {@code mmap} (else C {@code read}); writes → C {@code write} (nearest buffer size); empty
-     *     for random access or when the run has no such baseline
+     *     reads → C {@code mmap} (else C {@code read}); writes → C {@code write} (nearest buffer size); the
+     *     O_DIRECT methods → fio's direct job of the same direction; empty for random access or when the run has no
+     *     such baseline
      */
     public static Optional<Limit> matchingLimit(Measurement m, List<Limit> limits) {
+        if (isDirect(m) && (m.bench() == Bench.READ || m.bench() == Bench.WRITE)) {
+            // O_DIRECT bypasses the page cache, as fio's direct jobs do; C read()/write() go through it
+            return nearest(m, limits, "fio", m.bench() == Bench.READ ? Fio.READ_DIRECT : Fio.WRITE_DIRECT, false);
+        }
         return switch (m.bench()) {
             case READ -> {
                 if (isMapped(m)) {
@@ -162,13 +168,22 @@ public final class PageCacheTruth {
         if (m.bench() == Bench.RANDOM || m.bench().journal()) {
             return Optional.empty();
         }
-        boolean direct = m.method().startsWith("odirect");
+        boolean direct = isDirect(m);
+        if (m.bench() == Bench.WRITE && !m.sync() && !direct) {
+            // every fio write job ends with an fsync, which its figure includes: not a match for an unsynced write
+            return Optional.empty();
+        }
         String prefix = m.bench() == Bench.READ ? "read-" : "write-";
         String first = prefix + (direct || "cold".equals(m.cache()) ? "direct" : "buffered");
         String second = prefix + (first.endsWith("direct") ? "buffered" : "direct");
         boolean sameCache = m.bench() == Bench.READ;
         Optional<Limit> l = nearest(m, limits, "fio", first, sameCache);
         return l.isPresent() ? l : nearest(m, limits, "fio", second, sameCache);
+    }
+
+    /** @return true for the O_DIRECT methods ({@code odirect}, {@code odirect-write}, ...) */
+    public static boolean isDirect(Measurement m) {
+        return m.method().startsWith("odirect");
     }
 
     private static boolean isMapped(Measurement m) {

@@ -228,8 +228,14 @@ public final class HtmlReport {
 
     /** @return the measurement's median over the best fio job of the same direction and cache state */
     private static Optional<String> fioRatio(Measurement m, List<Limit> limits) {
+        boolean direct = PageCacheTruth.isDirect(m);
+        if (m.bench() == Bench.WRITE && !m.sync() && !direct) {
+            // every fio write job ends with an fsync, which its figure includes: no match for an unsynced write
+            return Optional.empty();
+        }
         String prefix = m.bench() == Bench.READ ? "read-" : "write-";
         Predicate<Limit> same = l -> "fio".equals(l.tool()) && l.operation().startsWith(prefix)
+                && (!direct || l.operation().endsWith("direct"))
                 && !l.passes().isEmpty() && (m.bench() != Bench.READ || l.cache() == null
                 || l.cache().equals(m.cache()) || l.operation().endsWith("direct") && "cold".equals(m.cache()));
         return limits.stream().filter(same).max(Comparator.comparingDouble(l -> l.stats().median()))
