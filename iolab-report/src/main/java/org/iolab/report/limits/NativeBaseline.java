@@ -5,9 +5,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,6 +18,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.iolab.IolabException;
+import org.iolab.checksum.Checksum64;
 import org.iolab.content.Content;
 import org.iolab.os.FileSpace;
 import org.iolab.os.PageCache;
@@ -192,6 +196,9 @@ public final class NativeBaseline {
                                 Long.toString(buffer), Long.toString(fileSize));
                         passes.add(throughput(run(command, mode, file, buffer), mode, file, buffer, fileSize,
                                 expected));
+                        // the program's checksum is of the buffers it wrote: the file itself is read back, as the
+                        // Java writes are, so a pass that left other bytes never becomes a baseline
+                        readBack(file, fileSize, expected, mode, buffer);
                     }
                     limits.add(new Limit(TOOL, mode, buffer, fileSize, null, passes, expected,
                             mode.equals(WRITE) ? "ends with fdatasync" : "page cache only, no sync"));
@@ -234,6 +241,28 @@ public final class NativeBaseline {
         } catch (JsonProcessingException e) {
             throw new IolabException("the C baseline (mode " + mode + ", file " + file + ", buffer " + buffer
                     + ") printed unreadable JSON: '" + line + "'; rebuild it from this iolab version", e);
+        }
+    }
+
+    /** @throws WrongChecksumException when {@code file} is not {@code fileSize} bytes of iolab's content */
+    private static void readBack(Path file, long fileSize, String expected, String mode, long buffer) {
+        Checksum64 sum = new Checksum64();
+        long size;
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            size = ch.size();
+            ByteBuffer b = ByteBuffer.allocateDirect(1 << 20);
+            while (ch.read(b) >= 0) {
+                sum.update(b.flip());
+                b.clear();
+            }
+        } catch (IOException e) {
+            throw IolabException.io("read back the C baseline's write", file, e);
+        }
+        String got = hex(sum.value());
+        if (size != fileSize || !got.equals(expected)) {
+            throw new WrongChecksumException("C baseline " + mode + " with " + buffer + "-byte buffers left " + size
+                    + " bytes in " + file + " with checksum " + got + " (expected " + fileSize + " bytes, checksum "
+                    + expected + "): the pass is not a baseline");
         }
     }
 
