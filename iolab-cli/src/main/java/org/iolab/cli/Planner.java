@@ -112,6 +112,11 @@ final class Planner {
                                 }
                                 p = whole;
                             }
+                            if (c == Cache.WARM && p.fileSize() > ram / 4 * 3) {
+                                // a file the page cache cannot hold beside everything else is not read warm: its
+                                // passes would be partly cold and published as warm (its cold point stays)
+                                continue;
+                            }
                             if (bench == Bench.RANDOM && p.probes() == 0) {
                                 // the benchmark would refuse it in its fork, after every point before it had run
                                 throw new IolabException("--sizes " + Sizes.format(p.fileSize()) + " is too small for"

@@ -3,9 +3,11 @@ package org.iolab.report.analysis;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import org.iolab.Sizes;
 import org.iolab.catalogue.Catalogue;
 import org.iolab.catalogue.Kind;
@@ -169,12 +171,17 @@ public final class Advisor {
     private static Optional<Advice> advice(String workload, List<Measurement> all, Predicate<Measurement> whichAny,
                                            String extra) {
         // one file size: a fast read of a small file says nothing about a large one, so the winner and its
-        // runner-up are both taken on the largest file the workload was measured on
+        // runner-up are both taken on one file: the one the most methods were measured on, the largest of those (a
+        // profile that keeps a large file for one method alone would otherwise crown it unopposed)
         OptionalLong largest = all.stream().filter(whichAny).mapToLong(Measurement::fileSize).max();
         if (largest.isEmpty()) {
             return Optional.empty();
         }
-        long size = largest.getAsLong();
+        Map<Long, Long> methodsOn = all.stream().filter(whichAny).collect(Collectors.groupingBy(
+                Measurement::fileSize, Collectors.mapping(Measurement::method, Collectors.collectingAndThen(
+                        Collectors.toSet(), set -> (long) set.size()))));
+        long size = methodsOn.entrySet().stream().max(Map.Entry.<Long, Long>comparingByValue()
+                .thenComparing(Map.Entry.comparingByKey())).orElseThrow().getKey();
         Predicate<Measurement> which = whichAny.and(m -> m.fileSize() == size);
         boolean severalSizes = all.stream().filter(whichAny).mapToLong(Measurement::fileSize).distinct().count() > 1;
         Optional<Measurement> best = best(all, which);
@@ -191,7 +198,8 @@ public final class Advisor {
         }
         text.append(": ").append(Rates.format(bs.median(), b.unit())).append(" median");
         if (severalSizes) {
-            text.append(" on the ").append(Sizes.format(size)).append(" file, the largest measured");
+            text.append(" on the ").append(Sizes.format(size)).append(size == largest.getAsLong()
+                    ? " file, the largest measured" : " file, the largest most methods were measured on");
         }
         boolean ahead = false;
         if (runnerUp.isPresent()) {
@@ -202,7 +210,8 @@ public final class Advisor {
                     .append(Rates.format(rs.median(), r.unit())).append(')');
             text.append(ahead ? ", clearly ahead." : ", tied within the noise with " + r.method() + ".");
         } else {
-            text.append("; no other method was measured for this workload.");
+            text.append(severalSizes ? "; no other method was measured for this workload on that file."
+                    : "; no other method was measured for this workload.");
         }
         text.append(extra);
         return Optional.of(new Advice(workload, b, runnerUp.orElse(null), ahead, text.toString()));
