@@ -109,16 +109,19 @@ public final class StoreCommand implements Callable<Integer> {
      * reading command must not write what it was not asked to; verify would call it damaged, and repair refuse it.
      */
     private static void refuseShorterThanAHeader(Path file) {
-        long size;
-        try {
-            size = Files.size(existing(file));
-        } catch (IOException io) {
-            throw IolabException.io("read the size of", file, io);
-        }
+        long size = sizeOf(existing(file));
         if (size < Store.HEADER_PAGE) {
             throw new IolabException("store file " + file + " is " + size + " bytes, shorter than a store's"
                     + " 4096-byte header: not a store (or a creation that never finished); the file is unchanged."
                     + " 'iolab store load " + file + "' makes it a store");
+        }
+    }
+
+    private static long sizeOf(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException io) {
+            throw IolabException.io("read the size of", file, io);
         }
     }
 
@@ -528,12 +531,17 @@ public final class StoreCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
+            // an empty or tiny file is not a store to compact: the open would make it one
+            refuseShorterThanAHeader(target.file);
+            // the sizes of the file itself: the open's recovery may already cut a tail a crash left, which the
+            // store's own figure (taken after the open) would not show
+            long before = sizeOf(target.file);
             CompactResult r;
-            try (Store store = open(existing(target.file), target.backend, Durability.BATCH)) {
+            try (Store store = open(target.file, target.backend, Durability.BATCH)) {
                 r = store.compact();
             }
             System.out.printf(Locale.ROOT, "compacted %s: %d records, %d -> %d bytes (%.1f ms)%n", target.file,
-                    r.records(), r.sizeBefore(), r.sizeAfter(), r.nanos() / 1e6);
+                    r.records(), before, sizeOf(target.file), r.nanos() / 1e6);
             return 0;
         }
     }

@@ -4,7 +4,8 @@ package org.iolab.store;
  * What {@link Store#compact()} did.
  *
  * @param records the live records copied
- * @param sizeBefore the data file's size before
+ * @param sizeBefore the data file's size before the compaction (after the open, whose recovery may have cut a tail a
+ *        crash left)
  * @param sizeAfter the data file's size after
  * @param nanos how long it took
  */
