@@ -54,11 +54,17 @@ final class IndexFile {
         return dataFile.resolveSibling(dataFile.getFileName() + ".idx");
     }
 
+    /** @return {@code FILE.idx.tmp}, where a checkpoint is written before it is renamed over {@code FILE.idx} */
+    static Path unfinished(Path dataFile) {
+        Path idx = of(dataFile);
+        return idx.resolveSibling(idx.getFileName() + ".tmp");
+    }
+
     /** Writes {@code FILE.idx.tmp}, syncs it, renames it over {@code FILE.idx} and syncs the directory. */
     static void write(Path dataFile, Header covers, KeyIndex index, FreeSpace free, long liveBytes,
             long storedBytes) {
         Path idx = of(dataFile);
-        Path tmp = idx.resolveSibling(idx.getFileName() + ".tmp");
+        Path tmp = unfinished(dataFile);
         // the old FILE.idx is about to be replaced: its entries must be placed before its mapping goes
         index.placeAll();
         long total = FIXED + 8L * KeyIndex.SHARDS + 8L * index.size() + 16L * free.count() + 8;

@@ -377,7 +377,8 @@ public final class Store implements AutoCloseable {
     }
 
     /**
-     * Deletes the store in {@code file}: its redo log, index checkpoint, data file and lock file, in that order.
+     * Deletes the store in {@code file}: its redo log, index checkpoint (and what an interrupted checkpoint or
+     * compaction left), data file and lock file, in that order.
      *
      * @param file the data file
      * @throws StoreLockedException when a writer has it open (nothing is deleted)
@@ -397,6 +398,8 @@ public final class Store implements AutoCloseable {
                 Files.deleteIfExists(walDir);
             }
             IndexFile.delete(f);
+            Files.deleteIfExists(IndexFile.unfinished(f));
+            Files.deleteIfExists(f.resolveSibling(f.getFileName() + ".compact"));
             Files.deleteIfExists(f);
             // last, and while held: a writer that opens it now finds no store to write to
             Files.deleteIfExists(lockFileOf(f));
@@ -450,9 +453,11 @@ public final class Store implements AutoCloseable {
 
     private void recover() {
         try {
-            // a compaction that did not reach its rename: the data file is still the old one, complete
+            // a compaction that did not reach its rename: the data file is still the old one, complete; a checkpoint
+            // that did not reach its rename: FILE.idx is still the old one
             if (!readOnly) {
                 Files.deleteIfExists(file.resolveSibling(file.getFileName() + ".compact"));
+                Files.deleteIfExists(IndexFile.unfinished(file));
             }
         } catch (IOException e) {
             throw IolabException.io("delete the unfinished compaction file of", file, e);

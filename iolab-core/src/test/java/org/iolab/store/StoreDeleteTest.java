@@ -1,6 +1,7 @@
 package org.iolab.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -39,7 +40,29 @@ class StoreDeleteTest {
             assertEquals(1, s.size());
         }
         assertTrue(names().containsAll(List.of("s.store", "s.store.idx", "s.store.lock")), names().toString());
+        // what a checkpoint and a compaction a crash interrupted leave beside it
+        Files.write(tmp.resolve("s.store.idx.tmp"), new byte[100]);
+        Files.write(tmp.resolve("s.store.compact"), new byte[100]);
         Store.deleteFiles(file);
         assertEquals(List.of("other.txt"), names());
+    }
+
+    @Test
+    void anOpenRemovesWhatAnInterruptedCheckpointAndCompactionLeft() throws IOException {
+        Path file = tmp.resolve("s.store");
+        try (Store s = Store.open(file, StoreOptions.defaults())) {
+            s.put("k".getBytes(StandardCharsets.UTF_8), new byte[10]);
+        }
+        Files.write(tmp.resolve("s.store.idx.tmp"), new byte[100]);
+        Files.write(tmp.resolve("s.store.compact"), new byte[100]);
+        try (Store s = Store.openReadOnly(file, StoreOptions.defaults())) {
+            assertEquals(1, s.size());
+            assertTrue(names().contains("s.store.idx.tmp"), "a read-only open changes nothing");
+        }
+        try (Store s = Store.open(file, StoreOptions.defaults())) {
+            assertEquals(1, s.size());
+        }
+        assertFalse(names().contains("s.store.idx.tmp") || names().contains("s.store.compact"), names().toString());
+        assertTrue(names().containsAll(List.of("s.store", "s.store.idx", "s.store.lock")), names().toString());
     }
 }
