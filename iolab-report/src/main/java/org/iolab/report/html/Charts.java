@@ -93,7 +93,8 @@ public final class Charts {
         } catch (IOException e) {
             throw IolabException.io("create the charts folder", dir, e);
         }
-        List<Measurement> all = results.measurements();
+        // a point without passes has nothing to draw (the tables say it was not measured)
+        List<Measurement> all = results.measurements().stream().filter(m -> !m.passes().isEmpty()).toList();
         List<Figure> out = new ArrayList<>();
         out.addAll(readVsBuffer(all, dir));
         out.add(readBars(all, dir));
@@ -201,7 +202,8 @@ public final class Charts {
         chart.getStyler().setYAxisMin(0.0);
         chart.setCustomYAxisTickLabelsFormatter(v -> v == null ? "" : trim(Math.pow(10, v) * STORE_FLOOR_MS) + " ms");
         String caption = "Median time of each phase of Bruno's employee workload per engine (bars grouped by engine,"
-                + " fastest put first), whiskers to the pass furthest from the median, on a logarithmic axis: phases"
+                + " fastest put first), whiskers as far from it as the pass furthest from the median, on both sides"
+                + " alike (the tables give the exact min–max), on a logarithmic axis: phases"
                 + " range from well under a millisecond to seconds. Lower is better.";
         return export(chart, STORE_PHASES, title, caption, dir);
     }
@@ -354,8 +356,9 @@ public final class Charts {
         CategoryChart chart = barChart(title, "read method", "throughput, " + unit);
         bars.addTo(chart, scale, Map.of("warm", "warm (page cache)", "cold", "cold (evicted before each pass)"),
                 false);
-        String caption = "Each bar is the median of the measured passes; whiskers reach the pass furthest from the"
-                + " median (the full results table gives the exact min–max). Warm: the file is in the page cache;"
+        String caption = "Each bar is the median of the measured passes; the whiskers reach as far from it as the"
+                + " pass furthest from the median, on both sides alike (the full results table gives the exact"
+                + " min–max). Warm: the file is in the page cache;"
                 + " cold: evicted before every pass, so it comes from the device."
                 + (bars.has("cold") ? "" : " No cold passes were measured: add --cache both.")
                 + " Methods that read a byte at a time ran on smaller files. A missing bar was not measured.";
@@ -488,10 +491,12 @@ public final class Charts {
         }
         Bars bars = Bars.of(random, Measurement::cache, List.of("warm", "cold"));
         CategoryChart chart = barChart(title, "random-access method", "probes per second (log scale)");
-        bars.addTo(chart, 1e3, Map.of("warm", "warm (page cache)", "cold", "cold (evicted before each pass)"), true);
-        chart.setCustomYAxisTickLabelsFormatter(v -> v == null ? "" : probes(Math.pow(10, v) * 1e3));
+        double floor = logFloor(random, 1e3);
+        bars.addTo(chart, floor, Map.of("warm", "warm (page cache)", "cold", "cold (evicted before each pass)"), true);
+        chart.setCustomYAxisTickLabelsFormatter(v -> v == null ? "" : probes(Math.pow(10, v) * floor));
         String caption = "One-byte reads at a fixed stride through the file (Fisher's seek vs skip), median per"
-                + " method with whiskers to the pass furthest from the median, on a logarithmic axis because cold"
+                + " method with whiskers as far from it as the pass furthest from the median, on both sides alike"
+                + " (the table gives the exact min–max), on a logarithmic axis because cold"
                 + " probes wait for the device." + (bars.has("cold") ? "" : " No cold passes: add --cache both.");
         return export(chart, name, title, caption, dir);
     }
@@ -570,6 +575,18 @@ public final class Charts {
             chart.getStyler().setSeriesColors(colors.toArray(Color[]::new));
             chart.getStyler().setYAxisMin(0.0);
         }
+    }
+
+    /**
+     * @param ms measurements drawn on a log axis that starts at the returned value
+     * @param most the highest start wanted
+     * @return a power of ten at or below every pass (and at most {@code most}), so every measured bar has a height:
+     *     a bar at the axis' start looks like one never measured
+     */
+    static double logFloor(List<Measurement> ms, double most) {
+        double min = ms.stream().filter(m -> !m.passes().isEmpty()).mapToDouble(m -> m.stats().min()).min()
+                .orElse(most);
+        return Math.min(most, Math.pow(10, Math.floor(Math.log10(min)) - 1));
     }
 
     private static CategoryChart barChart(String title, String xTitle, String yTitle) {

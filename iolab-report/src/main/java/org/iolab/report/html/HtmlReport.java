@@ -179,7 +179,7 @@ public final class HtmlReport {
                 t.row(a.workload(), new Table.Cell(m.method(), "method"), buffer(m), m.bench().store()
                         ? m.phase() + " " + StoreTargets.ms(m.stats().median()) : Rates.format(m.stats().median(),
                         m.unit()), vs,
-                        new Table.Cell(verdict, a.clearlyAhead() ? "ahead" : "tied"));
+                        new Table.Cell(verdict, a.runnerUp() == null ? null : a.clearlyAhead() ? "ahead" : "tied"));
             }
             t.write(b, "answer");
             b.append("<ul class=\"advice\">\n");
@@ -749,7 +749,9 @@ public final class HtmlReport {
         List<Measurement> all = run.results().measurements();
         Set<Integer> passes = new TreeSet<>();
         Set<Integer> warmups = new TreeSet<>();
-        for (Measurement m : all) {
+        List<Measurement> every = new ArrayList<>(run.results().all());
+        every.addAll(run.results().store());
+        for (Measurement m : every) {
             passes.add(m.passes().size());
             warmups.add(m.warmups().size());
         }
@@ -779,7 +781,7 @@ public final class HtmlReport {
         b.append("</ul>\n");
         b.append("<p>To reproduce (the same methods, buffers and cache states on the largest file; as in this run, the"
                 + " planner gives methods too slow for it a smaller file, and the command may measure a few more"
-                + " combinations than this run had):</p>\n<pre>").append(Text.esc(command(all, forks)))
+                + " combinations than this run had):</p>\n<pre>").append(Text.esc(reproduce(run, forks)))
                 .append("</pre>\n<p>To draw this page again from the results without re-running:</p>\n<pre>")
                 .append(Text.esc("./iolab report " + run.results().source().getFileName())).append("</pre>\n");
         b.append("<p class=\"source\">Results: ").append(Text.esc(run.results().source().toString()))
@@ -800,6 +802,21 @@ public final class HtmlReport {
             out.add(n.asText());
         }
         return out;
+    }
+
+    /** @return the commands that measure this run's catalogue points and workloads again, one a line */
+    private static String reproduce(RunData run, String forks) {
+        List<String> lines = new ArrayList<>();
+        if (!run.results().measurements().isEmpty()) {
+            lines.add(command(run.results().measurements(), forks));
+        }
+        if (!run.results().journal().isEmpty()) {
+            lines.add("./iolab bench --workload journal");
+        }
+        if (!run.results().store().isEmpty()) {
+            lines.add("./iolab bench --workload store");
+        }
+        return lines.isEmpty() ? command(run.results().measurements(), forks) : String.join("\n", lines);
     }
 
     /** @return the command that measures the same methods, buffers, sizes and cache states */
@@ -867,9 +884,22 @@ public final class HtmlReport {
         long writes = all.stream().filter(m -> m.bench() == Bench.WRITE).count();
         long random = all.stream().filter(m -> m.bench() == Bench.RANDOM).count();
         Set<String> methods = all.stream().map(Measurement::method).collect(Collectors.toCollection(TreeSet::new));
-        String jdk = all.isEmpty() ? "" : " on JDK " + all.getFirst().jdk();
-        return String.format(Locale.ROOT, "%d methods, %d points (%d reads, %d writes, %d random access)%s, %d"
-                + " physical limits.", methods.size(), all.size(), reads, writes, random, jdk, run.limits().size());
+        List<Measurement> journal = run.results().journal();
+        List<Measurement> store = run.results().store();
+        List<Measurement> any = all.isEmpty() ? journal.isEmpty() ? store : journal : all;
+        String jdk = any.isEmpty() ? "" : " on JDK " + any.getFirst().jdk();
+        List<String> parts = new ArrayList<>();
+        if (!all.isEmpty() || (journal.isEmpty() && store.isEmpty())) {
+            parts.add(String.format(Locale.ROOT, "%d methods, %d points (%d reads, %d writes, %d random access)",
+                    methods.size(), all.size(), reads, writes, random));
+        }
+        if (!journal.isEmpty()) {
+            parts.add(journal.size() + " journal points");
+        }
+        if (!store.isEmpty()) {
+            parts.add(store.size() + " store points");
+        }
+        return String.join(", ", parts) + jdk + ", " + run.limits().size() + " physical limits.";
     }
 
     private static final String CSS = """

@@ -47,7 +47,8 @@ final class Table {
      * @param cssClass the table's class, or null
      */
     void write(StringBuilder out, String cssClass) {
-        out.append("<div class=\"scroll\"><table").append(cssClass == null ? "" : " class=\"" + cssClass + "\"")
+        out.append("<div class=\"scroll\"><table")
+                .append(cssClass == null ? "" : " class=\"" + Text.esc(cssClass) + "\"")
                 .append(">\n<thead><tr>");
         for (String h : headers) {
             out.append("<th>").append(Text.esc(h)).append("</th>");

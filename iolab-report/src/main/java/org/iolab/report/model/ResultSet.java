@@ -112,11 +112,13 @@ public record ResultSet(Path source, List<Measurement> measurements, List<Measur
             try {
                 Measurement m = parse(entry);
                 if (m != null) {
-                    for (double pass : m.passes()) {
-                        if (!(pass > 0) || Double.isInfinite(pass)) {
-                            // a chart's log axis, a ratio or a median of it would be meaningless (or crash)
-                            throw new IllegalArgumentException("a pass of " + pass + " " + m.unit()
-                                    + " is not a positive, finite number");
+                    for (List<Double> passes : List.of(m.passes(), m.warmups())) {
+                        for (double pass : passes) {
+                            if (!(pass > 0) || Double.isInfinite(pass)) {
+                                // a chart's log axis, a ratio or a median of it would be meaningless (or crash)
+                                throw new IllegalArgumentException("a " + (passes == m.passes() ? "pass" : "warm-up")
+                                        + " of " + pass + " " + m.unit() + " is not a positive, finite number");
+                            }
                         }
                     }
                     (m.bench().store() ? store : m.bench().journal() ? journal : out).add(m);
