@@ -237,7 +237,7 @@ public final class Charts {
                 .sorted(Map.Entry.<String, Double>comparingByValue().reversed()).map(Map.Entry::getKey).toList();
 
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title + ", " + Sizes.format(size)
-                + " file").xAxisTitle("buffer size (log scale)").yAxisTitle("throughput, MB/s (log scale)").build();
+                + " file").xAxisTitle("buffer size (log scale)").yAxisTitle("throughput (log scale)").build();
         styleXY(chart, true);
         chart.getStyler().setXAxisMin(0.0).setXAxisMax((double) MAX_LOG2);
         chart.setCustomXAxisTickLabelsFormatter(Charts::log2Size);
@@ -394,7 +394,7 @@ public final class Charts {
         int warmups = chosen.stream().mapToInt(m -> m.warmups().size()).max().orElse(0);
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title + ", " + Sizes.format(buffer))
                 .xAxisTitle(warmups > 0 ? "pass (w1, w2...: warm-up passes; then measured passes 1, 2...)"
-                        : "measured pass").yAxisTitle("throughput, MB/s (log scale)").build();
+                        : "measured pass").yAxisTitle("throughput (log scale)").build();
         styleXY(chart, true);
         // whole-number ends: XChart spaces the ticks by the width of the end labels, and ours are blank between
         chart.getStyler().setXAxisMin(1.0);
