@@ -83,6 +83,7 @@ final class Planner {
             }
         }
         Map<String, Point> points = new LinkedHashMap<>();
+        long tooLargeToReadWarm = 0;
         for (Map.Entry<Profile.Study, List<MethodInfo>> e : chosen.entrySet()) {
             Profile.Study s = e.getKey();
             List<Long> buffers = r.buffers() != null ? r.buffers() : s.buffers();
@@ -115,6 +116,7 @@ final class Planner {
                             if (c == Cache.WARM && p.fileSize() > ram / 4 * 3) {
                                 // a file the page cache cannot hold beside everything else is not read warm: its
                                 // passes would be partly cold and published as warm (its cold point stays)
+                                tooLargeToReadWarm = Math.max(tooLargeToReadWarm, p.fileSize());
                                 continue;
                             }
                             if (bench == Bench.RANDOM && p.probes() == 0) {
@@ -130,6 +132,11 @@ final class Planner {
                     }
                 }
             }
+        }
+        if (points.isEmpty() && tooLargeToReadWarm > 0) {
+            throw new IolabException("a warm read of a " + Sizes.format(tooLargeToReadWarm) + " file needs it in the"
+                    + " page cache, and it is more than 3/4 of this machine's " + Sizes.format(ram) + " of memory:"
+                    + " give smaller --sizes, or --cache cold");
         }
         return List.copyOf(points.values());
     }

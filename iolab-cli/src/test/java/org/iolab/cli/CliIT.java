@@ -80,9 +80,12 @@ class CliIT {
         String[] smoke = {"bench", "--profile", "smoke", "--out", tmp.resolve("out").toString()};
         assertUserError(tmp, "missing", concat(smoke, "--dir", tmp.resolve("missing").toString()));
         assertUserError(tmp, "a-file", concat(smoke, "--dir", file.toString()));
-        // far more than any test disk holds; the budget keeps the planner from shrinking it
+        // far more than any test disk holds; the budget keeps the planner from shrinking it (cold: a warm read of
+        // a file larger than memory is refused first)
+        assertUserError(tmp, "page cache", concat(smoke, "--dir", d, "--methods", firstMethod(tmp), "--sizes", "15t",
+                "--budget", "1000000000", "--cache", "warm"));
         Run space = iolab(tmp, concat(smoke, "--dir", d, "--methods",
-                firstMethod(tmp), "--sizes", "15t", "--budget", "1000000000"));
+                firstMethod(tmp), "--sizes", "15t", "--budget", "1000000000", "--cache", "cold"));
         assertEquals(2, space.exit(), space.err());
         assertTrue(space.err().startsWith("iolab: not enough free space"), space.err());
         assertEquals(1, space.err().lines().count(), space.err());
