@@ -307,7 +307,7 @@ public final class Journal implements AutoCloseable {
             // the new folders' entries reach the device before any record is acknowledged: each created folder is
             // synced with the folder that holds it (a store's redo log is such a folder, made at its first write)
             for (Path p = absolute; existing != null && !p.equals(existing); p = p.getParent()) {
-                forceDirectory(p.getParent());
+                options.opener().syncDirectory(p.getParent());
             }
         } catch (IOException e) {
             throw IolabException.io("create the journal directory", dir, e);
@@ -836,14 +836,12 @@ public final class Journal implements AutoCloseable {
     }
 
     private static void forceDirectory(Path folder) throws IOException {
-        try (FileChannel ch = FileChannel.open(folder, StandardOpenOption.READ)) {
-            ch.force(true);
-        }
+        StorageOpener.fsync(folder);
     }
 
     private void syncDirectory() {
         try {
-            forceDirectory(dir);
+            opener.syncDirectory(dir);
         } catch (IOException e) {
             throw IolabException.io("sync the journal directory", dir, e);
         }

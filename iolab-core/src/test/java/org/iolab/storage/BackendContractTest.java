@@ -151,6 +151,22 @@ class BackendContractTest {
         assertEquals(length, Files.size(p));
     }
 
+    /** force(false) and force(true) each leave no page of the file dirty: a sync that syncs nothing fails here. */
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void forceCleansEveryPage(Backend backend) throws Exception {
+        int length = 4 << 20;
+        for (boolean metadata : new boolean[] {false, true}) {
+            Path p = dir.resolve("force-" + metadata);
+            try (StorageFile f = dirtyFile(backend, p, length)) {
+                f.force(metadata);
+                assertEquals(0, DirtyPages.count(p, 0, length),
+                        backend + ": dirty pages after force(" + metadata + ")");
+                assertPattern(f, 0, length, false);
+            }
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(Backend.class)
     void writeBehindStartsTheWriteBackOfTheRangeAndLosesNothing(Backend backend) throws Exception {
