@@ -325,12 +325,15 @@ public final class Journal implements AutoCloseable {
      * Opens the journal in {@code dir} for reading only, without the writer's lock, so it works beside a
      * writer in another process: readers and tailers see the records that writer appends (a tailer polls the
      * files about every millisecond). Nothing is modified: a torn tail is not truncated, just not read.
-     * {@code append}, {@code sync} and {@code awaitDurable} throw.
+     * {@code append}, {@code sync} and {@code awaitDurable} throw. Such a reader sees records as soon as they are
+     * appended, before they are durable: after a crash of the writer's machine, the records written after its last
+     * sync may be gone, and the sequences they had are then appended again with other records.
      *
      * @param dir the journal directory
      * @param options the backend used to read (the other options are ignored)
      * @return the read-only journal; close it
-     * @throws JournalCorruptedException when a segment header other than the last one's is damaged
+     * @throws JournalCorruptedException when a segment header other than the last one's is damaged, or records below
+     *     the last segment's synced mark are
      */
     public static Journal openReadOnly(Path dir, JournalOptions options) {
         if (!Files.isDirectory(dir)) {
