@@ -86,7 +86,10 @@ final class Format {
         return ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, SEAL_MAGIC ^ firstSeq);
     }
 
-    /** @return the 16-byte synced mark saying that the records of segment {@code firstSeq} below {@code offset} are durable */
+    /**
+     * @return the 16-byte synced mark saying that the records of segment {@code firstSeq} below {@code offset} are
+     *     durable
+     */
     static ByteBuffer syncedMark(long firstSeq, long offset) {
         ByteBuffer b = ByteBuffer.allocate(MARK_SIZE).order(ByteOrder.LITTLE_ENDIAN).putLong(0, offset)
                 .putLong(8, firstSeq);

@@ -107,8 +107,8 @@ import org.iolab.storage.StorageFile;
  * every record synced before the seal: a record in it that fails its check is damage, not a torn tail. So is a
  * record below the synced mark of the last segment (or of an unsealed one before it), and data that ends there:
  * those records were durable, so {@code open} refuses the journal rather than cut them, and {@code repair} cuts
- * there. Only records after the mark (those of the last second or megabyte, and any the crash tore) are taken
- * for a torn tail.
+ * there. Only records after the mark (those of the last second or 16 MiB, or quarter of a smaller segment, and
+ * any the crash tore) are taken for a torn tail.
  * Damage anywhere else (a sealed segment's header, records or its sequence continuity) is never skipped:
  * {@code open} or the read that reaches it throws {@link JournalCorruptedException} naming the file and
  * offset. A length is always checked against the bytes left in the segment before it is used, so a corrupt
@@ -223,7 +223,7 @@ public final class Journal implements AutoCloseable {
     private long markedTo;
     /** When {@link #markedTo} was written ({@link System#nanoTime}); guarded by syncLock. */
     private long markedAt;
-    /** The mark was written since the last sync, which did not cover the header: the next sync does. */
+    /** The mark was written since the last sync, which did not cover the header: the next sync does (syncLock). */
     private boolean markPending;
     /** The sequence's 8 bytes, little-endian, for the CRC. */
     private final ByteBuffer seqBytes = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);

@@ -13,7 +13,8 @@ final class SegmentRef {
     boolean sealedOnDisk;
     /**
      * The offset below which its header said every record was synced when it was read ({@link Format#syncedMark}),
-     * by recovery or a read-only open; a writer only raises it, so a stale value is a safe one.
+     * by recovery or a read-only open; a writer raises it (only a repair lowers it, to where it cuts), so a stale
+     * value read beside a writer is a safe one.
      */
     long syncedMark = Format.HEADER_SIZE;
 

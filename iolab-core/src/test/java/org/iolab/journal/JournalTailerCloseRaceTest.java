@@ -44,9 +44,21 @@ class JournalTailerCloseRaceTest {
         LaunchingConnector launcher = Bootstrap.virtualMachineManager().defaultConnector();
         Map<String, Connector.Argument> args = launcher.defaultArguments();
         args.get("home").setValue(System.getProperty("java.home"));
-        args.get("options").setValue("--enable-native-access=ALL-UNNAMED -cp " + System.getProperty("java.class.path"));
+        args.get("options").setValue("--enable-native-access=ALL-UNNAMED -cp "
+                + System.getProperty("java.class.path"));
         args.get("main").setValue(TailerCloseRaceChild.class.getName() + " " + tmp);
         VirtualMachine vm = launcher.launch(args);
+        try {
+            raceInChild(vm, tmp);
+        } finally {
+            // whatever failed (no breakpoint, a timeout), no child is left behind
+            if (vm.process().isAlive()) {
+                vm.process().destroyForcibly();
+            }
+        }
+    }
+
+    private static void raceInChild(VirtualMachine vm, Path tmp) throws Exception {
         StringBuilder stdout = new StringBuilder();
         Thread drain = new Thread(() -> {
             try {
@@ -81,7 +93,8 @@ class JournalTailerCloseRaceTest {
                     // the tailer found no record and is about to check whether the journal is closed: now the main
                     // thread appends and closes
                     Files.createFile(tmp.resolve("go"));
-                    while (!Files.exists(tmp.resolve("closed"))) {
+                    long deadline = System.nanoTime() + 60_000_000_000L;
+                    while (!Files.exists(tmp.resolve("closed")) && System.nanoTime() < deadline) {
                         Thread.sleep(5);
                     }
                 } else if (e instanceof VMDeathEvent || e instanceof VMDisconnectEvent) {
@@ -102,7 +115,9 @@ class JournalTailerCloseRaceTest {
     private static String sourceLine(Location l) {
         try {
             if (source == null) {
-                source = Files.readAllLines(Path.of("src/main/java/org/iolab/journal/Journal.java"));
+                // the module's folder (Maven sets basedir; an IDE may run from elsewhere)
+                source = Files.readAllLines(Path.of(System.getProperty("basedir", "."))
+                        .resolve("src/main/java/org/iolab/journal/Journal.java"));
             }
             return source.get(l.lineNumber() - 1);
         } catch (java.io.IOException e) {

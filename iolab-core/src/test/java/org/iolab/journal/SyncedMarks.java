@@ -17,7 +17,7 @@ final class SyncedMarks {
     private SyncedMarks() {
     }
 
-    /** Writes the mark saying the records of {@code segment} below {@code offset} were synced (none when 64 or less). */
+    /** Writes the mark saying the records of {@code segment} below {@code offset} were synced (none at 64 or less). */
     static void set(Path segment, long offset) {
         ByteBuffer mark = offset > Format.HEADER_SIZE ? Format.syncedMark(Format.parseName(segment), offset)
                 : ByteBuffer.allocate(Format.MARK_SIZE);

@@ -26,9 +26,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * At NONE the header's dirty mark (Store.markDirty) must reach the device before the first slot write after a
- * checkpoint (it was written but not forced). A power loss may keep the slot writes and lose the header write (the header page is one
- * page, the slots are others; write-back order is free). Simulated by {@link HeaderPageLoss}: every slot write
- * reaches the device, the header page's writes only when forced. FILE.idx stays. This is an outcome
+ * checkpoint (it was written but not forced). A power loss may keep the slot writes and lose the header write (the
+ * header page is one page, the slots are others; write-back order is free). Simulated by {@link HeaderPageLoss}: every
+ * slot write reaches the device, the header page's writes only when forced. FILE.idx stays. This is an outcome
  * FaultyStorage.powerOff allows (each unsynced write dropped or applied independently).
  */
 class StoreNoneHeaderPowerLossTest {

@@ -98,7 +98,8 @@ class StoreRedoLossTest {
         StoreReport verified = Store.verify(file);
         assertFalse(verified.ok(), verified.toString());
         StoreReport.Problem lost = verified.problems().stream().filter(p -> !p.recoverable()).findFirst().orElseThrow();
-        StoreCorruptedException e = assertThrows(StoreCorruptedException.class, () -> Store.open(file, options).close());
+        StoreCorruptedException e = assertThrows(StoreCorruptedException.class,
+                () -> Store.open(file, options).close());
         assertEquals(lost.offset(), e.offset());
         assertTrue(e.getMessage().contains("offset " + e.offset())
                 && e.getMessage().contains("'iolab store repair " + file + "'"), e.getMessage());
