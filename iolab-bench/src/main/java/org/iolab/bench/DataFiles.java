@@ -109,18 +109,11 @@ final class DataFiles {
      * @return its {@link Checksum64}, read through a {@link FileChannel} with a 4 MiB direct buffer
      */
     static long checksum(Path file) {
-        ByteBuffer buf = ByteBuffer.allocateDirect(IO_BUFFER);
-        Checksum64 sum = new Checksum64();
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            while (ch.read(buf) >= 0) {
-                buf.flip();
-                sum.update(buf);
-                buf.clear();
-            }
+        try {
+            return Checksum64.of(file);
         } catch (IOException e) {
             throw IolabException.io("read back", file, e);
         }
-        return sum.value();
     }
 
     /**

@@ -1,11 +1,15 @@
 package org.iolab.checksum;
 
+import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 /**
  * The 64-bit checksum every catalogue method computes over the bytes it reads, so that a method that
@@ -179,6 +183,24 @@ public final class Checksum64 {
         Checksum64 c = new Checksum64();
         c.update(bytes);
         return c.value();
+    }
+
+    /**
+     * @param file a file
+     * @return the checksum of all its bytes, read through a {@link FileChannel} with a 4 MiB direct buffer (how a
+     *     write is checked after it ends)
+     * @throws IOException when the file cannot be read
+     */
+    public static long of(Path file) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocateDirect(4 << 20);
+        Checksum64 sum = new Checksum64();
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            while (ch.read(buf) >= 0) {
+                sum.update(buf.flip());
+                buf.clear();
+            }
+        }
+        return sum.value();
     }
 
     private void word(long w) {

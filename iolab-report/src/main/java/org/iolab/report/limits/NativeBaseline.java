@@ -5,12 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -246,19 +243,14 @@ public final class NativeBaseline {
 
     /** @throws WrongChecksumException when {@code file} is not {@code fileSize} bytes of iolab's content */
     private static void readBack(Path file, long fileSize, String expected, String mode, long buffer) {
-        Checksum64 sum = new Checksum64();
         long size;
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-            size = ch.size();
-            ByteBuffer b = ByteBuffer.allocateDirect(1 << 20);
-            while (ch.read(b) >= 0) {
-                sum.update(b.flip());
-                b.clear();
-            }
+        String got;
+        try {
+            size = Files.size(file);
+            got = hex(Checksum64.of(file));
         } catch (IOException e) {
             throw IolabException.io("read back the C baseline's write", file, e);
         }
-        String got = hex(sum.value());
         if (size != fileSize || !got.equals(expected)) {
             throw new WrongChecksumException("C baseline " + mode + " with " + buffer + "-byte buffers left " + size
                     + " bytes in " + file + " with checksum " + got + " (expected " + fileSize + " bytes, checksum "
