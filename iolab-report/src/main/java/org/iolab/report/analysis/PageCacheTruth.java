@@ -168,17 +168,24 @@ public final class PageCacheTruth {
         if (m.bench() == Bench.RANDOM || m.bench().journal()) {
             return Optional.empty();
         }
-        boolean direct = isDirect(m);
-        if (m.bench() == Bench.WRITE && !m.sync() && !direct) {
-            // every fio write job ends with an fsync, which its figure includes: not a match for an unsynced write
+        if (!fioCanMatch(m)) {
             return Optional.empty();
         }
+        boolean direct = isDirect(m);
         String prefix = m.bench() == Bench.READ ? "read-" : "write-";
         String first = prefix + (direct || "cold".equals(m.cache()) ? "direct" : "buffered");
         String second = prefix + (first.endsWith("direct") ? "buffered" : "direct");
         boolean sameCache = m.bench() == Bench.READ;
         Optional<Limit> l = nearest(m, limits, "fio", first, sameCache);
         return l.isPresent() ? l : nearest(m, limits, "fio", second, sameCache);
+    }
+
+    /**
+     * @return false for an unsynced write through the page cache: every fio write job ends with an fsync, which its
+     *     figure includes
+     */
+    public static boolean fioCanMatch(Measurement m) {
+        return m.bench() != Bench.WRITE || m.sync() || isDirect(m);
     }
 
     /** @return true for the O_DIRECT methods ({@code odirect}, {@code odirect-write}, ...) */

@@ -228,11 +228,10 @@ public final class HtmlReport {
 
     /** @return the measurement's median over the best fio job of the same direction and cache state */
     private static Optional<String> fioRatio(Measurement m, List<Limit> limits) {
-        boolean direct = PageCacheTruth.isDirect(m);
-        if (m.bench() == Bench.WRITE && !m.sync() && !direct) {
-            // every fio write job ends with an fsync, which its figure includes: no match for an unsynced write
+        if (!PageCacheTruth.fioCanMatch(m)) {
             return Optional.empty();
         }
+        boolean direct = PageCacheTruth.isDirect(m);
         String prefix = m.bench() == Bench.READ ? "read-" : "write-";
         Predicate<Limit> same = l -> "fio".equals(l.tool()) && l.operation().startsWith(prefix)
                 && (!direct || l.operation().endsWith("direct"))
