@@ -195,7 +195,7 @@ final class RedoReplay {
                 lostWhat = why.what();
             }
         }
-        Path wal = file.resolveSibling(file.getFileName() + ".wal");
+        Path wal = Store.walOf(file);
         String replayed = lastSeq < firstSeq ? "the index checkpoint (no redo record to replay)"
                 : "the index after the redo log's replay (operations " + firstSeq + " to " + lastSeq + ")";
         Finding lostFinding = lost == 0 ? null : new Finding(lostAt, replayed + " points to " + lostWhat

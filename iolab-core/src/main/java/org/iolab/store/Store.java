@@ -242,7 +242,7 @@ public final class Store implements AutoCloseable {
         this.readOnly = shared != null;
         this.shared = shared;
         this.file = file;
-        this.walDir = file.resolveSibling(file.getFileName() + ".wal");
+        this.walDir = walOf(file);
         this.options = options;
         this.redo = options.durability() != Durability.NONE;
         this.lock = lock;
@@ -287,13 +287,12 @@ public final class Store implements AutoCloseable {
         Path f = file.toAbsolutePath();
         FileLock fileLock = acquire(f);
         try {
-            Path wal = f.resolveSibling(f.getFileName() + ".wal");
-            if (!Files.exists(f) && (Files.exists(IndexFile.of(f)) || hasSegments(wal))) {
+            Path shown = Files.exists(f) ? null : heldRecords(f);
+            if (shown != null) {
                 // not created here: the store's other files show it held records, and its data file is gone
-                throw new StoreCorruptedException(f, 0, "the data file is missing, but "
-                        + (Files.exists(IndexFile.of(f)) ? IndexFile.of(f) : wal) + " beside it shows that the store"
-                        + " held records", "nothing was created; restore the data file, or delete "
-                        + IndexFile.of(f) + " and " + wal + " to create a new, empty store");
+                throw new StoreCorruptedException(f, 0, "the data file is missing, but " + shown + " beside it shows"
+                        + " that the store held records", "nothing was created; restore the data file, or delete "
+                        + IndexFile.of(f) + " and " + walOf(f) + " to create a new, empty store");
             }
             return new Store(f, options, fileLock, null);
         } catch (RuntimeException | Error e) {
@@ -386,7 +385,7 @@ public final class Store implements AutoCloseable {
      */
     public static void deleteFiles(Path file) {
         Path f = file.toAbsolutePath();
-        Path walDir = f.resolveSibling(f.getFileName() + ".wal");
+        Path walDir = walOf(f);
         FileLock fileLock = acquire(f);
         try {
             if (Files.isDirectory(walDir)) {
@@ -399,7 +398,7 @@ public final class Store implements AutoCloseable {
             }
             IndexFile.delete(f);
             Files.deleteIfExists(IndexFile.unfinished(f));
-            Files.deleteIfExists(f.resolveSibling(f.getFileName() + ".compact"));
+            Files.deleteIfExists(compactOf(f));
             Files.deleteIfExists(f);
             // last, and while held: a writer that opens it now finds no store to write to
             Files.deleteIfExists(lockFileOf(f));
@@ -456,7 +455,7 @@ public final class Store implements AutoCloseable {
             // a compaction that did not reach its rename: the data file is still the old one, complete; a checkpoint
             // that did not reach its rename: FILE.idx is still the old one
             if (!readOnly) {
-                Files.deleteIfExists(file.resolveSibling(file.getFileName() + ".compact"));
+                Files.deleteIfExists(compactOf(file));
                 Files.deleteIfExists(IndexFile.unfinished(file));
             }
         } catch (IOException e) {
@@ -601,6 +600,29 @@ public final class Store implements AutoCloseable {
         return a;
     }
 
+    /** @return the redo log folder of the store in {@code file}: {@code FILE.wal} */
+    static Path walOf(Path file) {
+        return file.resolveSibling(file.getFileName() + ".wal");
+    }
+
+    /** @return where a compaction of {@code file} writes its copy before renaming it over the file */
+    private static Path compactOf(Path file) {
+        return file.resolveSibling(file.getFileName() + ".compact");
+    }
+
+    /**
+     * @return {@code FILE.idx}, or the redo log folder when it holds segments, if one beside {@code file} shows that
+     *     the store held records (creation deletes both before it writes); else null
+     */
+    private static Path heldRecords(Path file) {
+        Path idx = IndexFile.of(file);
+        if (Files.exists(idx)) {
+            return idx;
+        }
+        Path wal = walOf(file);
+        return hasSegments(wal) ? wal : null;
+    }
+
     /**
      * @param f the data file, with no valid header
      * @param file its path
@@ -610,8 +632,7 @@ public final class Store implements AutoCloseable {
     static boolean isBlank(StorageFile f, Path file) {
         // a checkpoint or a redo log beside it shows that the store held records: then the file lost them (cut or
         // zeroed), and recreating it would silently drop what is left (creation deletes both before it writes)
-        Path wal = file.resolveSibling(file.getFileName() + ".wal");
-        if (Files.exists(IndexFile.of(file)) || hasSegments(wal)) {
+        if (heldRecords(file) != null) {
             return false;
         }
         // a creation writes the header page's zeros, then the header, and syncs both before the first slot: all an
@@ -1869,7 +1890,7 @@ public final class Store implements AutoCloseable {
     private CompactResult doCompact(long t0) {
         checkpoint();
         long before = data.size();
-        Path tmp = file.resolveSibling(file.getFileName() + ".compact");
+        Path tmp = compactOf(file);
         try {
             Files.deleteIfExists(tmp);
         } catch (IOException e) {

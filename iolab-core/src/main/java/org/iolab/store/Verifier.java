@@ -80,7 +80,7 @@ final class Verifier {
             if (!clean) {
                 problems.add(new StoreReport.Problem(file, 0, "not closed cleanly (" + redo
                         + " operations in the redo log); the next open recovers", true));
-                if (records != null && (redo > 0 || h.redoFlag() && Store.hasSegments(wal(file)))) {
+                if (records != null && (redo > 0 || h.redoFlag() && Store.hasSegments(Store.walOf(file)))) {
                     replayed = checkReplay(file, f, h, records, problems);
                 }
             } else {
@@ -134,10 +134,6 @@ final class Verifier {
         return true;
     }
 
-    private static Path wal(Path file) {
-        return file.resolveSibling(file.getFileName() + ".wal");
-    }
-
     /**
      * What an open does after an unclean stop when the redo log was in use and the index checkpoint is valid: the
      * replay's effect on the index ({@link RedoReplay}), then the check of every entry; reports what they find.
@@ -155,7 +151,7 @@ final class Verifier {
                 h.checkpointSeq());
         try {
             for (ByteBuffer r : records) {
-                model.apply(Redo.Op.decode(r, wal(file)));
+                model.apply(Redo.Op.decode(r, Store.walOf(file)));
             }
         } catch (StoreCorruptedException e) {
             problems.add(new StoreReport.Problem(e.file(), e.offset(), e.what(), false));
@@ -177,7 +173,7 @@ final class Verifier {
      *         the log cannot be read (reported)
      */
     private static List<ByteBuffer> redoRecords(Path file, long cpSeq, List<StoreReport.Problem> problems) {
-        Path wal = wal(file);
+        Path wal = Store.walOf(file);
         List<ByteBuffer> out = new ArrayList<>();
         if (!Store.hasSegments(wal)) {
             return out;
