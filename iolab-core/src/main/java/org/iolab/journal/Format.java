@@ -88,9 +88,12 @@ final class Format {
 
     /**
      * @return the 16-byte synced mark saying that the records of segment {@code firstSeq} below {@code offset} are
-     *     durable
+     *     durable; zeros (no mark) when {@code offset} is the header's end or less
      */
     static ByteBuffer syncedMark(long firstSeq, long offset) {
+        if (offset <= HEADER_SIZE) {
+            return ByteBuffer.allocate(MARK_SIZE);
+        }
         ByteBuffer b = ByteBuffer.allocate(MARK_SIZE).order(ByteOrder.LITTLE_ENDIAN).putLong(0, offset)
                 .putLong(8, firstSeq);
         CRC32C crc = new CRC32C();

@@ -6,11 +6,9 @@ import java.lang.invoke.VarHandle;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -529,9 +527,7 @@ public final class Journal implements AutoCloseable {
                             // the synced mark goes down to the cut first (one above it would make the next open
                             // refuse the journal, also after a crash inside this repair): the records before the cut
                             // are all there is, and they are on the device
-                            f.write(Format.MARK_OFFSET, first.offset() > Format.HEADER_SIZE
-                                    ? Format.syncedMark(Format.parseName(file), first.offset())
-                                    : ByteBuffer.allocate(Format.MARK_SIZE));
+                            f.write(Format.MARK_OFFSET, Format.syncedMark(Format.parseName(file), first.offset()));
                             f.force(false);
                             zeroTail(f, first.offset());
                             f.force(true);
@@ -542,7 +538,7 @@ public final class Journal implements AutoCloseable {
                     Files.delete(file);
                 }
             }
-            forceDirectory(dir);
+            StorageOpener.fsync(dir);
             return report;
         } catch (IOException e) {
             throw IolabException.io("repair the journal in", dir, e);
@@ -836,10 +832,6 @@ public final class Journal implements AutoCloseable {
             throw IolabException.io("delete the interrupted segment", file, e);
         }
         syncDirectory();
-    }
-
-    private static void forceDirectory(Path folder) throws IOException {
-        StorageOpener.fsync(folder);
     }
 
     private void syncDirectory() {

@@ -87,9 +87,9 @@ final class Verifier {
                             String what = status == SegmentCursor.Status.BAD ? c.problem()
                                     : "record has sequence " + c.sequence() + " where " + expected + " was expected";
                             boolean torn = tail && c.recordStart() >= mark;
-                            problems.add(new VerifyReport.Problem(file, c.recordStart(), torn ? what
-                                    : tail ? what + " (below the segment's synced mark at offset " + mark
-                                            + ": a record that was synced)" : what, torn));
+                            problems.add(new VerifyReport.Problem(file, c.recordStart(), tail && !torn ? what
+                                    + " (below the segment's synced mark at offset " + mark + ": a record that was"
+                                    + " synced)" : what, torn));
                             break;
                         }
                         expected++;

@@ -19,8 +19,7 @@ final class SyncedMarks {
 
     /** Writes the mark saying the records of {@code segment} below {@code offset} were synced (none at 64 or less). */
     static void set(Path segment, long offset) {
-        ByteBuffer mark = offset > Format.HEADER_SIZE ? Format.syncedMark(Format.parseName(segment), offset)
-                : ByteBuffer.allocate(Format.MARK_SIZE);
+        ByteBuffer mark = Format.syncedMark(Format.parseName(segment), offset);
         try (FileChannel ch = FileChannel.open(segment, StandardOpenOption.WRITE)) {
             ch.write(mark, Format.MARK_OFFSET);
         } catch (IOException e) {
