@@ -1,5 +1,8 @@
 package org.iolab.journal;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
 import java.util.SplittableRandom;
 
 /** Deterministic test payloads: the content of record {@code seq} of a given size. */
@@ -16,5 +19,23 @@ final class Payloads {
     /** A size in {@code [0, max]} chosen by {@code seq}. */
     static int size(long seq, int max) {
         return new SplittableRandom(seq ^ 0x5DEECE66DL).nextInt(max + 1);
+    }
+
+    /**
+     * Opens the journal in {@code dir} for writing (recovering it) and reads every record, each of which must be
+     * {@code of(n, size(n, max))} with sequence n from 0.
+     *
+     * @return how many records it holds
+     */
+    static long readIntact(Path dir, JournalOptions options, int max, String what) {
+        try (Journal reopened = Journal.open(dir, options); JournalReader r = reopened.reader(0)) {
+            long n = 0;
+            while (r.hasNext()) {
+                assertEquals(new Record(n, of(n, size(n, max))), r.next(), what + " record " + n);
+                n++;
+            }
+            assertEquals(n, reopened.nextSequence(), what);
+            return n;
+        }
     }
 }

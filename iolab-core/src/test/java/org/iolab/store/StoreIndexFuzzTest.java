@@ -28,21 +28,29 @@ class StoreIndexFuzzTest {
 
     private Map<String, String> fill(Path f, StoreOptions o, int n) {
         Map<String, String> m = new HashMap<>();
-        SplittableRandom r = new SplittableRandom(3);
         try (Store s = Store.open(f, o)) {
-            for (int i = 0; i < n; i++) {
-                String k = "k" + r.nextInt(n / 2);
-                if (r.nextInt(4) == 0) {
-                    s.delete(b(k));
-                    m.remove(k);
-                } else {
-                    String v = "v" + i + "x".repeat(r.nextInt(60));
-                    s.put(b(k), b(v));
-                    m.put(k, v);
-                }
-            }
+            churn(s, m, new SplittableRandom(3), n, n / 2, 4, "v");
         }
         return m;
+    }
+
+    /**
+     * {@code ops} random puts (values {@code tag + i} and up to 60 bytes more) and deletes (one in {@code deleteOneIn})
+     * of {@code keys} keys, each also done to {@code m}.
+     */
+    private static void churn(Store s, Map<String, String> m, SplittableRandom r, int ops, int keys, int deleteOneIn,
+            String tag) {
+        for (int i = 0; i < ops; i++) {
+            String k = "k" + r.nextInt(keys);
+            if (r.nextInt(deleteOneIn) == 0) {
+                s.delete(b(k));
+                m.remove(k);
+            } else {
+                String v = tag + i + "x".repeat(r.nextInt(60));
+                s.put(b(k), b(v));
+                m.put(k, v);
+            }
+        }
     }
 
     private static void check(Path f, StoreOptions o, Map<String, String> m, String what) {
@@ -94,19 +102,8 @@ class StoreIndexFuzzTest {
             Path f = dir.resolve("f.store");
             Map<String, String> m = fill(f, o, 300);
             Path snap = Files.createDirectories(dir.resolve("snap"));
-            SplittableRandom r = new SplittableRandom(5);
             try (Store s = Store.open(f, o)) {
-                for (int i = 0; i < 200; i++) {
-                    String k = "k" + r.nextInt(200);
-                    if (r.nextInt(3) == 0) {
-                        s.delete(b(k));
-                        m.remove(k);
-                    } else {
-                        String v = "w" + i + "y".repeat(r.nextInt(60));
-                        s.put(b(k), b(v));
-                        m.put(k, v);
-                    }
-                }
+                churn(s, m, new SplittableRandom(5), 200, 200, 3, "w");
                 if (d != Durability.NONE) {
                     s.awaitDurable(s.stats().lastSequence());
                 }
