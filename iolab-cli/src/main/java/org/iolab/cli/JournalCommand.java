@@ -37,9 +37,10 @@ import picocli.CommandLine.Parameters;
  * {@code read} / {@code tail} print each record followed by a newline.
  */
 @Command(name = "journal", mixinStandardHelpOptions = true,
-        description = "Crash-safe append-only journal: append lines, read, tail, verify, repair, stats.",
+        description = "Crash-safe append-only journal: append lines, read, tail, verify, repair, stats, delete-before.",
         subcommands = {JournalCommand.Append.class, JournalCommand.Read.class, JournalCommand.Tail.class,
-                JournalCommand.Verify.class, JournalCommand.Repair.class, JournalCommand.Stats.class})
+                JournalCommand.Verify.class, JournalCommand.Repair.class, JournalCommand.Stats.class,
+                JournalCommand.DeleteBefore.class})
 public final class JournalCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -70,13 +71,14 @@ public final class JournalCommand implements Callable<Integer> {
     }
 
     private static long checkFrom(Journal journal, Long from) {
+        long first = journal.firstSequence();
         if (from == null) {
-            return 0;
+            return first;
         }
         long next = journal.nextSequence();
-        if (from < 0 || from > next) {
-            throw new IolabException("bad --from " + from + ": use a sequence from 0 to " + next
-                    + " (the next sequence of " + journal.directory() + ")");
+        if (from < first || from > next) {
+            throw new IolabException("bad --from " + from + ": use a sequence from " + first + " to " + next
+                    + " (the first and the next sequence of " + journal.directory() + ")");
         }
         return from;
     }
@@ -301,7 +303,8 @@ public final class JournalCommand implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "DIR", description = "the journal directory")
         Path dir;
 
-        @Option(names = "--from", paramLabel = "SEQ", description = "the first sequence to print (default: 0)")
+        @Option(names = "--from", paramLabel = "SEQ",
+                description = "the first sequence to print (default: the journal's first)")
         Long from;
 
         @Option(names = "--backend", paramLabel = "NAME", description = "the backend to read with (default: segment)")
@@ -429,6 +432,46 @@ public final class JournalCommand implements Callable<Integer> {
         }
     }
 
+    /** {@code iolab journal delete-before}. */
+    @Command(name = "delete-before", mixinStandardHelpOptions = true,
+            description = "Deletes the oldest segments, those whose records all come before SEQ (whole segments only:"
+                    + " records before SEQ that share its segment stay); refused while a writer has the journal open.")
+    static final class DeleteBefore implements Callable<Integer> {
+        @Parameters(index = "0", paramLabel = "DIR", description = "the journal directory")
+        Path dir;
+
+        @Parameters(index = "1", paramLabel = "SEQ", description = "the first sequence to keep")
+        long seq;
+
+        @Override
+        public Integer call() {
+            existing(dir);
+            if (segmentFiles(dir).isEmpty()) {
+                throw new IolabException("no journal segments in " + dir + ": give the directory a journal was"
+                        + " opened in");
+            }
+            long first;
+            long now;
+            int before;
+            int after;
+            try (Journal journal = Journal.open(dir, JournalOptions.defaults())) {
+                first = journal.firstSequence();
+                before = journal.segmentCount();
+                now = journal.deleteBefore(seq);
+                after = journal.segmentCount();
+            }
+            if (now == first) {
+                System.out.println("nothing to delete: the journal starts at sequence " + first + ", and sequence "
+                        + seq + " is in its first segment or before it (only whole segments are deleted, never the"
+                        + " last one)");
+            } else {
+                System.out.println("deleted " + (before - after) + " segments (sequences " + first + ".." + (now - 1)
+                        + "); the journal now starts at sequence " + now);
+            }
+            return 0;
+        }
+    }
+
     /** {@code iolab journal stats}. */
     @Command(name = "stats", mixinStandardHelpOptions = true,
             description = "Records, segments, bytes, backend, durability and sequences of a journal.")
@@ -444,9 +487,7 @@ public final class JournalCommand implements Callable<Integer> {
             try (Journal journal = openForReading(dir, null)) {
                 nextSeq = journal.nextSequence();
                 segments = journal.segmentCount();
-                try (JournalReader r = journal.reader(0)) {
-                    firstSeq = r.hasNext() ? r.next().sequence() : nextSeq;
-                }
+                firstSeq = Math.min(journal.firstSequence(), nextSeq);
             }
             VerifyReport report = Journal.verify(dir);
             long onDisk = 0;

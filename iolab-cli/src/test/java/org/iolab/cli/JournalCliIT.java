@@ -129,6 +129,38 @@ class JournalCliIT {
         assertUserError(iolab("", "journal", "read", dir.toString(), "--from", "4"), "4");
     }
 
+    /**
+     * {@code journal delete-before} drops whole old segments; {@code read} then starts at the first sequence left,
+     * {@code stats} reports it, and a sequence past the end is refused by its number with nothing deleted.
+     */
+    @Test
+    void deleteBeforeDropsOldSegmentsAndReadStartsAfterThem(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("j");
+        try (Journal j = Journal.open(dir, JournalOptions.defaults().withSegmentSize(16 << 10))) {
+            for (int i = 0; i < 2000; i++) {
+                j.append(("record-" + i).getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        List<Long> starts;
+        try (Stream<Path> s = Files.list(dir)) {
+            starts = s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".seg")).sorted()
+                    .map(n -> Long.parseLong(n.substring(0, n.length() - 4))).toList();
+        }
+        assertTrue(starts.size() >= 4, starts.toString());
+        int keep = (int) (starts.get(2) + 1);
+        assertUserError(iolab("", "journal", "delete-before", dir.toString(), "2001"), "2001");
+        Run d = iolab("", "journal", "delete-before", dir.toString(), Integer.toString(keep));
+        assertEquals(0, d.exit(), d.err());
+        assertEquals("deleted 2 segments (sequences 0.." + (starts.get(2) - 1) + "); the journal now starts at"
+                + " sequence " + starts.get(2) + "\n", d.out());
+        assertEquals(records(starts.get(2).intValue(), 2000), iolab("", "journal", "read", dir.toString()).out());
+        Run stats = iolab("", "journal", "stats", dir.toString());
+        assertTrue(stats.out().contains("first sequence: " + starts.get(2) + "\n")
+                && stats.out().contains("records:        " + (2000 - starts.get(2)) + "\n"), stats.out());
+        assertUserError(iolab("", "journal", "read", dir.toString(), "--from", "0"), "--from 0");
+        assertEquals(2000 - starts.get(2), Journal.verify(dir).records());
+    }
+
     @Test
     void verifyFindsAFlippedByteAndRepairCutsIt(@TempDir Path tmp) throws Exception {
         Path dir = tmp.resolve("j");

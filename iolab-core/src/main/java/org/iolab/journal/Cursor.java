@@ -1,6 +1,8 @@
 package org.iolab.journal;
 
 import java.nio.ByteBuffer;
+import org.iolab.IolabException;
+import org.iolab.storage.StorageFile;
 
 /** Reads records in sequence order across segments, up to the writer's published tip. */
 final class Cursor implements AutoCloseable {
@@ -38,7 +40,22 @@ final class Cursor implements AutoCloseable {
         for (;;) {
             if (seg == null) {
                 ref = journal.segmentFor(next);
-                seg = new SegmentCursor(journal.opener(), ref.path, ref.capacity, journal.openForRead(ref.path));
+                if (ref.firstSeq > next) {
+                    throw journal.deleted(next);
+                }
+                StorageFile file;
+                try {
+                    file = journal.openForRead(ref.path);
+                } catch (IolabException e) {
+                    if (journal.firstSequence() > next) {
+                        // deleted between the choice and the open (another process's writer, for a read-only one)
+                        IolabException deleted = journal.deleted(next);
+                        deleted.addSuppressed(e);
+                        throw deleted;
+                    }
+                    throw e;
+                }
+                seg = new SegmentCursor(journal.opener(), ref.path, ref.capacity, file);
                 expectedInSegment = ref.firstSeq;
             }
             // read after the segment is chosen: a roll adds the new segment before it publishes the tip in it
@@ -85,6 +102,10 @@ final class Cursor implements AutoCloseable {
                     SegmentRef following = journal.segmentAfter(ref);
                     if (following == null) {
                         return false;
+                    }
+                    if (following.firstSeq > expectedInSegment && journal.firstSequence() > expectedInSegment) {
+                        // the segments after this one were deleted while it was read
+                        throw journal.deleted(expectedInSegment);
                     }
                     if (following.firstSeq != expectedInSegment) {
                         throw new JournalCorruptedException(seg.path(), seg.position(),

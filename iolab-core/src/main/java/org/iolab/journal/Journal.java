@@ -352,6 +352,9 @@ public final class Journal implements AutoCloseable {
         for (int i = 0; i < files.size(); i++) {
             Path file = files.get(i);
             SegmentRef ref = readHeader(file);
+            if (ref == null && !Files.exists(file)) {
+                continue; // deleted since the listing: the writer's deleteBefore (or its recovery, of a new last one)
+            }
             if (ref == null) {
                 String problem;
                 boolean data;
@@ -371,6 +374,7 @@ public final class Journal implements AutoCloseable {
             previousSealed = ref.sealedOnDisk;
             segments.add(ref);
         }
+        pruneDeleted();
         if (segments.isEmpty()) {
             throw new IolabException("no journal segments in " + dir + " (no valid *.seg file):"
                     + " open it for writing first");
@@ -1296,6 +1300,84 @@ public final class Journal implements AutoCloseable {
         return durable;
     }
 
+    /**
+     * @return the first sequence the journal holds: 0, or the first record of its oldest segment once
+     *         {@link #deleteBefore(long)} deleted the segments before it (read-only: as that writer left it)
+     */
+    public long firstSequence() {
+        pruneDeleted();
+        return segments.getFirst().firstSeq;
+    }
+
+    /**
+     * Deletes the journal's oldest records, whole segments at a time: every segment all of whose records come
+     * before {@code seq}. This is how a redo log drops what a checkpoint made redundant, and how an event log keeps
+     * a retention window. The segment that holds {@code seq}, and the active (last) segment, stay whole, so records
+     * before {@code seq} may remain: {@link #firstSequence()} says where the journal starts now. Sequences are never
+     * reused; appends go on from {@link #nextSequence()}.
+     *
+     * <p>Segments are deleted oldest first, each followed by a sync of the directory, so a crash part way leaves a
+     * journal that starts at a later segment, never one with a gap. Only sealed segments are deleted (the seal of the
+     * segment before the active one is waited for): every record deleted was durable. A reader or tailer that is
+     * reading a deleted segment reads it to its end (its file stays open); one that reaches a deleted record without
+     * having opened its segment fails with an {@link IolabException} naming the first sequence left, and so does
+     * {@link #reader(long)} or {@link #tailer(long)} for such a record. Other processes' read-only journals see the
+     * same.
+     *
+     * @param seq the first sequence to keep, from 0 to {@link #nextSequence()}
+     * @return the first sequence the journal holds now
+     * @throws IolabException when {@code seq} is out of that range, when a segment cannot be deleted (the
+     *         segments before it are deleted), or when the journal is read-only, closed or failed
+     */
+    public long deleteBefore(long seq) {
+        syncLock.lock();
+        try {
+            checkUsable();
+            awaitSeal();
+            Tip t = tip;
+            if (seq < 0 || seq > t.nextSeq()) {
+                throw new IolabException("cannot delete the records of journal " + dir + " before sequence " + seq
+                        + ": give a sequence from 0 to " + t.nextSeq() + " (the next sequence)");
+            }
+            for (;;) {
+                SegmentRef first = segments.getFirst();
+                if (first == t.segment() || segments.get(1).firstSeq > seq) {
+                    return first.firstSeq;
+                }
+                // out of the list before the file goes: a reader that has not opened it finds it deleted, not missing
+                segments.remove(first);
+                try {
+                    Files.deleteIfExists(first.path);
+                } catch (IOException e) {
+                    segments.addFirst(first);
+                    throw IolabException.io("delete the old segment", first.path, e);
+                }
+                syncDirectory();
+            }
+        } finally {
+            syncLock.unlock();
+        }
+    }
+
+    /** Read-only: drops the oldest segments the writer has deleted since (it never deletes the last). */
+    private void pruneDeleted() {
+        if (readOnly) {
+            synchronized (refreshLock) {
+                while (segments.size() > 1 && !Files.exists(segments.getFirst().path)) {
+                    segments.remove(segments.getFirst());
+                }
+            }
+        }
+    }
+
+    /**
+     * @return the error for a reader that reached record {@code seq} after {@link #deleteBefore(long)} deleted it
+     */
+    IolabException deleted(long seq) {
+        return new IolabException("record " + seq + " of journal " + dir + " was deleted (deleteBefore) before it"
+                + " was read: the journal now starts at sequence " + firstSequence() + "; read from there");
+    }
+
     /** @return the sequence the next append gets (the number of records when the journal starts at 0) */
     public long nextSequence() {
         refresh();
@@ -1413,7 +1495,7 @@ public final class Journal implements AutoCloseable {
 
     private long checkFrom(long fromSeq) {
         refresh();
-        long first = segments.getFirst().firstSeq;
+        long first = firstSequence();
         long next = tip.nextSeq();
         if (fromSeq < first || fromSeq > next) {
             throw new IolabException("journal " + dir + " has no record " + fromSeq + ": it holds " + first + ".."
@@ -1466,9 +1548,15 @@ public final class Journal implements AutoCloseable {
         return (SegmentRef) all[lo];
     }
 
+    /** @return the segment after {@code ref}, found by sequence: {@code ref} may have been deleted since */
     SegmentRef segmentAfter(SegmentRef ref) {
-        int i = segments.indexOf(ref);
-        return i >= 0 && i + 1 < segments.size() ? segments.get(i + 1) : null;
+        for (Object o : segments.toArray()) {
+            SegmentRef s = (SegmentRef) o;
+            if (s.firstSeq > ref.firstSeq) {
+                return s;
+            }
+        }
+        return null;
     }
 
     /** Wakes the tailers waiting in {@link #awaitAppend}: the journal was closed. */
