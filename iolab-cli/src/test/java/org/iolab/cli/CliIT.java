@@ -106,9 +106,10 @@ class CliIT {
 
     @Test
     void smokeRunsEveryMethodAndCleansUp(@TempDir Path tmp) throws Exception {
-        Path dir = Files.createDirectories(tmp.resolve("dir"));
-        Path out = tmp.resolve("out");
-        Run r = iolab(tmp, "bench", "--profile", "smoke", "--out", out.toString(), "--dir", dir.toString());
+        SmokeBench smoke = SmokeBench.get();
+        Path dir = smoke.dir();
+        Path out = smoke.out();
+        Run r = smoke.run();
         assertEquals(0, r.exit(), r.out() + r.err());
         assertTrue(r.out().contains("results: " + out.resolve("results.json")), r.out());
         assertTrue(r.out().contains("report: " + out.resolve("report.html")), r.out());

@@ -28,10 +28,9 @@ class ReportBrowserIT {
     @Test
     void reportHasChartsAndACleanConsole(@TempDir Path tmp) throws Exception {
         Path binary = Chromium.required();
-        Path dir = Files.createDirectories(tmp.resolve("dir"));
-        Path benchOut = tmp.resolve("bench");
-        CliIT.Run bench = CliIT.iolab(tmp, "bench", "--profile", "smoke", "--out", benchOut.toString(),
-                "--dir", dir.toString());
+        SmokeBench smoke = SmokeBench.get();
+        Path benchOut = smoke.out();
+        CliIT.Run bench = smoke.run();
         assertEquals(0, bench.exit(), bench.out() + bench.err());
         Path results = benchOut.resolve("results.json");
         assertTrue(Files.isRegularFile(results), results + "\n" + bench.out());
