@@ -12,6 +12,7 @@ final class Cursor implements AutoCloseable {
     private SegmentCursor seg;
     private long expectedInSegment;
     private long sequence = -1;
+    private boolean closed;
 
     Cursor(Journal journal, long from) {
         this.journal = journal;
@@ -37,6 +38,21 @@ final class Cursor implements AutoCloseable {
      * @throws JournalCorruptedException on a damaged record or a gap between segments
      */
     boolean advance() {
+        if (closed) {
+            throw new org.iolab.IolabException("this reader of journal " + journal.directory() + " was closed: open"
+                    + " another one (from sequence " + next + ")");
+        }
+        boolean interrupted = Thread.interrupted();
+        try {
+            return advanceNow();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private boolean advanceNow() {
         for (;;) {
             if (seg == null) {
                 ref = journal.segmentFor(next);
@@ -167,6 +183,7 @@ final class Cursor implements AutoCloseable {
 
     @Override
     public void close() {
+        closed = true;
         if (seg != null) {
             seg.close();
             seg = null;

@@ -71,7 +71,7 @@ import org.iolab.storage.StorageFile;
  * The data of a segment ends at a zero length or where fewer than 16 bytes are left; the rest of the segment
  * is zeros. A record that does not fit in the current segment starts a new one (the segment is rolled); a
  * record whose frame cannot fit even in an empty segment ({@link JournalOptions#maxRecordSize()}, the segment
- * size minus 80 bytes) is <b>rejected</b> with an {@link IolabException} rather than split, so a record is
+ * size minus 80 bytes, and at most {@code Integer.MAX_VALUE - 64} bytes whatever the segment size) is <b>rejected</b> with an {@link IolabException} rather than split, so a record is
  * always one contiguous, individually checked frame.
  *
  * <h2>Rolling and sealing</h2>
@@ -866,12 +866,23 @@ public final class Journal implements AutoCloseable {
      * @return the record's sequence
      */
     public long append(ByteBuffer payload) {
+        if (payload.isDirect()) {
+            checkAccessible(MemorySegment.ofBuffer(payload));
+        }
+        boolean interrupted = Thread.interrupted();
+        try {
+            return appendNow(payload);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private long appendNow(ByteBuffer payload) {
         int length = payload.remaining();
         if (length > maxPayload) {
-            throw new IolabException("record of " + length + " bytes is larger than the largest record of journal "
-                    + dir + " (" + maxPayload + " bytes: the segment size " + options.segmentSize()
-                    + " minus 80); records are never split across segments: use a larger segment size or split"
-                    + " the record yourself");
+            throw tooLarge(length);
         }
         long need = Format.align(Format.FRAME_HEADER + (long) length);
         long seq;
@@ -1010,10 +1021,35 @@ public final class Journal implements AutoCloseable {
      */
     public long append(MemorySegment payload) {
         if (payload.byteSize() > maxPayload) {
-            throw new IolabException("record of " + payload.byteSize() + " bytes is larger than the largest record"
-                    + " of journal " + dir + " (" + maxPayload + " bytes); use a larger segment size");
+            throw tooLarge(payload.byteSize());
+        }
+        checkAccessible(payload);
+        if (payload.heapBase().isPresent() && !(payload.heapBase().get() instanceof byte[])) {
+            // asByteBuffer() refuses a heap segment over any other array
+            return append(payload.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE));
         }
         return append(payload.asByteBuffer());
+    }
+
+    private IolabException tooLarge(long length) {
+        boolean capped = maxPayload < Format.maxPayload(options.segmentSize());
+        return new IolabException("record of " + length + " bytes is larger than the largest record of journal "
+                + dir + " (" + maxPayload + " bytes: " + (capped ? "the most one record can hold"
+                        : "the segment size " + options.segmentSize() + " minus 80")
+                + "); records are never split across segments: "
+                + (capped ? "split the record yourself" : "use a larger segment size or split the record yourself"));
+    }
+
+    /** Refuses, with the root type, a payload whose memory this thread may not read. */
+    private void checkAccessible(MemorySegment payload) {
+        if (!payload.scope().isAlive()) {
+            throw new IolabException("cannot append to journal " + dir + " a payload whose arena is closed: append"
+                    + " it before closing its arena");
+        }
+        if (!payload.isAccessibleBy(Thread.currentThread())) {
+            throw new IolabException("cannot append to journal " + dir + " a payload confined to another thread"
+                    + " (Arena.ofConfined): append it from that thread, or allocate it in a shared arena");
+        }
     }
 
     /**
@@ -1227,6 +1263,17 @@ public final class Journal implements AutoCloseable {
 
     /** Makes every record appended so far durable and advances {@link #durableSequence()}. */
     public void sync() {
+        boolean interrupted = Thread.interrupted();
+        try {
+            syncNow();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void syncNow() {
         syncLock.lock();
         try {
             if (closed && !readOnly && failure == null && tip.nextSeq() - 1 <= durable) {
@@ -1330,6 +1377,18 @@ public final class Journal implements AutoCloseable {
      *         segments before it are deleted), or when the journal is read-only, closed or failed
      */
     public long deleteBefore(long seq) {
+        // a pending interrupt would close the channels of the seal it may wait for and of the directory sync
+        boolean interrupted = Thread.interrupted();
+        try {
+            return deleteBeforeNow(seq);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private long deleteBeforeNow(long seq) {
         syncLock.lock();
         try {
             checkUsable();
@@ -1612,6 +1671,17 @@ public final class Journal implements AutoCloseable {
     /** Syncs, stops the group-commit thread and releases the files and the lock. Idempotent. */
     @Override
     public void close() {
+        boolean interrupted = Thread.interrupted();
+        try {
+            closeNow();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void closeNow() {
         writeLock.lock();
         try {
             if (closed) {

@@ -67,7 +67,7 @@ public final class JournalOptions {
 
     /**
      * @param bytes the size of new segment files, a multiple of 8 from 4 KiB to 1 TiB; a record's payload can
-     *        be at most {@code bytes - 80} bytes
+     *        be at most {@code bytes - 80} bytes, and never more than {@code Integer.MAX_VALUE - 64}
      * @return a copy with it
      */
     public JournalOptions withSegmentSize(long bytes) {

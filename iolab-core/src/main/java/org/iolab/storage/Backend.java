@@ -17,8 +17,11 @@ import org.iolab.IolabException;
  * already written; on close the file's length is the logical {@link StorageFile#size()}. {@link #MAPPED} and
  * {@link #SEGMENT} preallocate in steps (1 MiB doubling up to 1 GiB) and trim the zero tail on close, so after a
  * crash their file may be longer than the last logical size, ending in zeros: formats on top must tolerate a
- * zero tail (the journal's and store's CRC framing does). The {@code FileChannel} backends are closed for every
- * thread when a thread is interrupted inside an I/O call: do not interrupt their readers.
+ * zero tail (the journal's and store's CRC framing does). A {@code FileChannel} is closed for every thread when a
+ * thread is interrupted inside (or enters, with an interrupt pending) one of its I/O calls: every backend syncs
+ * through one, and the {@code FileChannel} backends also read and write through it. The journal clears a pending
+ * interrupt around its own calls and restores it after, but an interrupt that arrives during a call still closes
+ * the file: do not interrupt threads while they read, write or sync.
  */
 public enum Backend {
     /** {@code RandomAccessFile} seek + read/write of a byte array. */

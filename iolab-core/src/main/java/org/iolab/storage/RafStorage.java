@@ -11,7 +11,8 @@ import org.iolab.os.WriteBehind;
  * {@link RandomAccessFile}: {@code seek} then {@code read}/{@code write} of a {@code byte[]}. Heap buffers with
  * an accessible array are used directly; other buffers go through one reusable 64 KiB staging array. The file
  * pointer is shared state, so every call holds this object's monitor: readers serialize with each other and
- * with the writer (the price of this backend). Unlike {@code FileChannel}, an interrupt does not close it.
+ * with the writer (the price of this backend). Its reads and writes ignore interrupts, but its syncs go through the
+ * file's {@code FileChannel}, which an interrupt closes (and the file with it), as for the other backends.
  */
 final class RafStorage implements StorageFile {
     private static final int STAGING = 64 * 1024;
