@@ -10,7 +10,7 @@ public interface RecordVisitor {
      *
      * @param sequence the record's sequence
      * @param payload a read-only, big-endian view whose position and limit delimit the payload, valid only during
-     *        this call: the position is not 0 (the view is shared by the records of a run, not allocated per
+     *        this call: the position need not be 0 (the view is shared by the records of a run, not allocated per
      *        record), so read it with relative gets or from {@code payload.position()}, or use
      *        {@code MemorySegment.ofBuffer(payload)} or {@code payload.slice()}; {@code rewind()}, {@code clear()},
      *        {@code flip()}, {@code reset()} and {@code capacity()} reach past the payload into other records';
