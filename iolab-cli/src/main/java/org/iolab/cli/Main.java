@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
 @Command(name = "iolab", mixinStandardHelpOptions = true, version = "iolab 0.1.0",
         description = "Measures the fastest correct way to read and write files from the JVM on this machine.",
         subcommands = {BenchCommand.class, MethodsCommand.class, ReportCommand.class, CompareCommand.class,
-                JournalCommand.class, StoreCommand.class})
+                JournalCommand.class, StoreCommand.class, CommandLine.HelpCommand.class})
 public final class Main implements Callable<Integer> {
     /** Exit code for bad input or a problem the user can fix. */
     public static final int USER_ERROR = 2;

@@ -268,6 +268,7 @@ public final class Journal implements AutoCloseable {
             }
         } catch (RuntimeException | Error e) {
             stop(prefaulter);
+            closeRefreshCursor();
             if (active != null) {
                 try {
                     active.close();
@@ -808,6 +809,7 @@ public final class Journal implements AutoCloseable {
             f.writeThrough(0, Format.header(ref.firstSeq, ref.capacity));
             if (durableNow) {
                 f.force(true);
+                syncDirectory();
             }
         } catch (RuntimeException e) {
             if (f != null) {
@@ -822,9 +824,6 @@ public final class Journal implements AutoCloseable {
                 }
             }
             throw e;
-        }
-        if (durableNow) {
-            syncDirectory();
         }
         return f;
     }
@@ -1668,7 +1667,11 @@ public final class Journal implements AutoCloseable {
         return segments.size();
     }
 
-    /** Syncs, stops the group-commit thread and releases the files and the lock. Idempotent. */
+    /**
+     * Syncs, stops the group-commit thread and releases the files and the lock. Idempotent. Readers and tailers are
+     * closed by whoever opened them: one left open keeps its segment file open (and can still read what was
+     * appended; a tailer's {@code poll} returns null once the journal is closed).
+     */
     @Override
     public void close() {
         boolean interrupted = Thread.interrupted();

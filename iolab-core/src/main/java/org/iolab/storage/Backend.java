@@ -45,7 +45,11 @@ public enum Backend {
             return new ChannelDirectStorage(file, writable);
         }
     },
-    /** {@code MappedByteBuffer} windows of 1 GiB, growing in steps. */
+    /**
+     * {@code MappedByteBuffer} windows of 1 GiB, growing in steps. A {@code MappedByteBuffer} is unmapped by the
+     * garbage collector, not by {@code close}: a closed file stays mapped until a collection, and a deleted one keeps
+     * its disk space until then ({@link #SEGMENT} unmaps at close).
+     */
     MAPPED("mapped", "MappedByteBuffer windows of 1 GiB (files over 2 GiB), growing in steps") {
         @Override
         public StorageFile open(Path file, boolean writable) {
