@@ -96,7 +96,7 @@ class StorePowerLossTest {
 
     @Test
     void acknowledgedOperationsSurviveAPowerLoss() {
-        assertEquals(0, run(true), "repairs were needed");
+        assertEquals(List.of(), run(true), "with the index checkpoint every reopen recovers by itself");
     }
 
     /**
@@ -107,14 +107,17 @@ class StorePowerLossTest {
      */
     @Test
     void withoutAnIndexCheckpointARepairKeepsEveryAcknowledgedOperation() {
-        System.out.println("StorePowerLossTest without the index checkpoint: " + run(false)
-                + " of 120 reopens needed a repair");
+        List<String> repaired = run(false);
+        // only BATCH leaves unacknowledged torn writes behind the redo log's last synced record, and rarely (2 and
+        // 3 of 117 reopens in two runs): many more means recovery now refuses stores it used to recover
+        assertTrue(repaired.stream().allMatch(r -> r.contains("(BATCH)")), repaired.toString());
+        assertTrue(repaired.size() <= 8, repaired.size() + " reopens needed a repair: " + repaired);
     }
 
-    /** @return how many reopens needed a repair (allowed only without the index checkpoint) */
-    private int run(boolean checkpoint) {
+    /** @return the reopens that refused the store and needed a repair (the test fails at once with the checkpoint) */
+    private List<String> run(boolean checkpoint) {
         int crashed = 0;
-        int repaired = 0;
+        List<String> repaired = new ArrayList<>();
         Durability[] levels = {Durability.ALWAYS, Durability.BATCH};
         for (int round = 0; round < 60; round++) {
             Random rnd = new Random(round);
@@ -166,10 +169,16 @@ class StorePowerLossTest {
                         } else {
                             seq = s.put(key.getBytes(StandardCharsets.UTF_8), value);
                         }
+                        if (level == Durability.ALWAYS) {
+                            // the contract, not the store's own counter: put and delete return once durable
+                            acked = Math.max(acked, seq);
+                        }
                         if (rnd.nextInt(15) == 0) {
                             s.awaitDurable(seq);
-                            assertTrue(s.durableSequence() >= seq);
+                            acked = Math.max(acked, seq);
                         }
+                        assertTrue(s.durableSequence() >= acked, "round " + round + ": " + acked
+                                + " was acknowledged but durableSequence() is " + s.durableSequence());
                         acked = Math.max(acked, s.durableSequence());
                     }
                 } catch (IolabException e) {
@@ -192,13 +201,15 @@ class StorePowerLossTest {
                     s.abandon();
                 }
                 if (oracle != null) {
-                    if (!checkpoint) {
-                        try {
-                            Store.open(file, plain).close();
-                        } catch (StoreCorruptedException damaged) {
-                            Store.repair(file);
-                            repaired++;
+                    try {
+                        Store.open(file, plain).close();
+                    } catch (StoreCorruptedException damaged) {
+                        repaired.add("round " + round + " (" + level + ") cycle " + cycle + ": "
+                                + damaged.getMessage());
+                        if (checkpoint) {
+                            return repaired;
                         }
+                        Store.repair(file);
                     }
                     try (Store check = Store.open(file, plain)) {
                         Map<String, byte[]> now = contents(check);
