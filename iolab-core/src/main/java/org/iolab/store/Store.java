@@ -160,7 +160,50 @@ public final class Store implements AutoCloseable {
     private final boolean redo;
     private final FileLock lock;
     private final ReentrantLock writer = new ReentrantLock();
-    private final StampedLock rw = new StampedLock();
+    /**
+     * Readers' and writers' lock: a StampedLock whose readers let a waiting writer go first. A StampedLock alone grants
+     * a read lock whenever no writer holds it, queued writers or not, so readers that overlap (a scan on one thread,
+     * gets on others) kept put, delete and close waiting for seconds. A ReentrantReadWriteLock, which does queue
+     * readers behind a writer, cost the get phase of StoreBenchmark about 4% (59.9 and 64.1 ms against 62.3 and
+     * 68.2, alternated): here a reader pays one volatile read while no writer waits.
+     */
+    private final RwLock rw = new RwLock();
+
+    private static final class RwLock {
+        private final StampedLock lock = new StampedLock();
+        private final java.util.concurrent.atomic.AtomicInteger writersWaiting =
+                new java.util.concurrent.atomic.AtomicInteger();
+
+        long readLock() {
+            for (int spins = 0; writersWaiting.get() != 0; spins++) {
+                // a writer waits for the readers in: this one waits until it has the lock (then blocks below while
+                // it holds it)
+                if (spins < 64) {
+                    Thread.onSpinWait();
+                } else {
+                    java.util.concurrent.locks.LockSupport.parkNanos(20_000);
+                }
+            }
+            return lock.readLock();
+        }
+
+        void unlockRead(long stamp) {
+            lock.unlockRead(stamp);
+        }
+
+        long writeLock() {
+            writersWaiting.incrementAndGet();
+            try {
+                return lock.writeLock();
+            } finally {
+                writersWaiting.decrementAndGet();
+            }
+        }
+
+        void unlockWrite(long stamp) {
+            lock.unlockWrite(stamp);
+        }
+    }
     /** The longest key, in bytes. */
     public static final int MAX_KEY = Slots.MAX_KEY;
     /** The longest value, in bytes (32 MiB). */
@@ -284,6 +327,7 @@ public final class Store implements AutoCloseable {
      *         operations the data file holds
      */
     public static Store open(Path file, StoreOptions options) {
+        checkArguments(file, options);
         Path f = file.toAbsolutePath();
         FileLock fileLock = acquire(f);
         try {
@@ -333,6 +377,7 @@ public final class Store implements AutoCloseable {
      * @throws IolabException when the file is missing or cannot be read
      */
     public static Store openReadOnly(Path file, StoreOptions options) {
+        checkArguments(file, options);
         Path f = file.toAbsolutePath();
         if (Files.isDirectory(f)) {
             throw new IolabException("store file " + f + " is a directory: give the store's data file");
@@ -1235,6 +1280,9 @@ public final class Store implements AutoCloseable {
      */
     public boolean get(ByteBuffer key, ValueVisitor visitor) {
         int k = checkKey(key);
+        if (visitor == null) {
+            throw new IolabException("null visitor for a get from store " + file + ": give one, or use get(byte[])");
+        }
         long hash = Slots.hash(key, key.position(), k);
         Ctx ctx = enter("get");
         long stamp = rw.readLock();
@@ -1283,6 +1331,7 @@ public final class Store implements AutoCloseable {
         enter("count the records");
         long stamp = rw.readLock();
         try {
+            checkOpen();
             return index.size();
         } finally {
             rw.unlockRead(stamp);
@@ -1300,6 +1349,9 @@ public final class Store implements AutoCloseable {
      * @throws StoreCorruptedException when a damaged slot is reached
      */
     public long scan(EntryVisitor visitor) {
+        if (visitor == null) {
+            throw new IolabException("null visitor for a scan of store " + file + ": give one");
+        }
         Ctx ctx = enter("scan");
         long stamp = rw.readLock();
         ctx.visiting++;
@@ -1888,8 +1940,9 @@ public final class Store implements AutoCloseable {
     }
 
     private CompactResult doCompact(long t0) {
-        checkpoint();
+        // before the checkpoint, which merges the holes and cuts a free tail: that is part of what compaction saves
         long before = data.size();
+        checkpoint();
         Path tmp = compactOf(file);
         try {
             Files.deleteIfExists(tmp);
@@ -2000,7 +2053,8 @@ public final class Store implements AutoCloseable {
         enter("read the statistics");
         long stamp = rw.readLock();
         try {
-            long size = closed ? 0 : data.size();
+            checkOpen();
+            long size = data.size();
             long freeBytes = free.bytes() + pendingBytes;
             return new StoreStats(index.size(), liveBytes, storedBytes, freeBytes, free.count() + pending.size(),
                     pending.size(), dataEnd, size, size == 0 ? 0 : (double) freeBytes / size, lastSeq,
@@ -2185,6 +2239,13 @@ public final class Store implements AutoCloseable {
      *         store's read lock (a write would wait for it forever, and a read could wait behind a waiting writer) and
      *         sees the context's buffers (a nested read would overwrite the bytes it is reading)
      */
+    private static void checkArguments(Path file, StoreOptions options) {
+        if (file == null || options == null) {
+            throw new IolabException("a store needs a file and options; " + (file == null ? "the file" : "the options")
+                    + " argument is null (StoreOptions.defaults() gives the defaults)");
+        }
+    }
+
     private Ctx enter(String op) {
         Ctx c = contexts.get();
         if (c.visiting > 0) {

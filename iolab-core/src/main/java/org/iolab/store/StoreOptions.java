@@ -49,6 +49,9 @@ public final class StoreOptions {
      * @return a copy with it
      */
     public StoreOptions withBackend(Backend value) {
+        if (value == null) {
+            throw new IolabException("null backend: give one of " + java.util.Arrays.toString(Backend.values()));
+        }
         return new StoreOptions(value, durability, batchInterval, batchBytes, checkpoint, redoLimit, opener,
                 journalTweak);
     }
@@ -58,21 +61,26 @@ public final class StoreOptions {
      * @return a copy with it
      */
     public StoreOptions withDurability(Durability value) {
+        if (value == null) {
+            throw new IolabException("null durability: give NONE, BATCH or ALWAYS");
+        }
         return new StoreOptions(backend, value, batchInterval, batchBytes, checkpoint, redoLimit, opener,
                 journalTweak);
     }
 
     /**
      * @param interval with {@link Durability#BATCH}, the longest time between an operation and the group commit
-     *        of the redo log that makes it durable (at least 1 µs)
+     *        of the redo log that makes it durable (from 1 µs to a day, as for the journal)
      * @param bytes with {@link Durability#BATCH}, a group commit also runs in the writing thread once this many
      *        redo bytes were written since the last one (at least 1)
      * @return a copy with them
      */
     public StoreOptions withBatch(Duration interval, long bytes) {
-        if (interval == null || interval.toNanos() < 1000 || bytes < 1) {
+        // compared as Durations: toNanos() of a huge one overflows
+        if (interval == null || interval.compareTo(Duration.ofNanos(1000)) < 0
+                || interval.compareTo(Duration.ofDays(1)) > 0 || bytes < 1) {
             throw new IolabException("bad batch thresholds " + interval + " / " + bytes
-                    + " bytes: use an interval of at least 1 µs and at least 1 byte");
+                    + " bytes: use an interval from 1 µs to a day and at least 1 byte");
         }
         return new StoreOptions(backend, durability, interval, bytes, checkpoint, redoLimit, opener, journalTweak);
     }

@@ -11,7 +11,8 @@ package org.iolab.store;
  * @param holes the number of holes
  * @param pendingFrees holes freed by operations not yet durable in the redo log (not reusable yet)
  * @param dataEnd the end of the last slot (the file's logical data length, header page included)
- * @param fileSize the data file's size in bytes
+ * @param fileSize the data file's logical size in bytes: its size once closed. While the store is open, the file
+ *        of a mapping backend ({@code mapped}, {@code segment}) is longer on disk, by up to its growth step of zeros
  * @param fragmentation {@code freeBytes / fileSize}
  * @param lastSequence the sequence of the last operation
  * @param durableSequence the highest sequence durable at the store's level ({@link Store#durableSequence()})

@@ -3,6 +3,7 @@ package org.iolab.store;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.function.BiConsumer;
+import org.iolab.IolabException;
 
 /**
  * A typed view of a {@link Store}: keys and values go through a {@link Codec} each. Closing it closes the store.
@@ -21,6 +22,10 @@ public final class TypedStore<K, V> implements AutoCloseable {
      * @param values the value codec
      */
     public TypedStore(Store store, Codec<K> keys, Codec<V> values) {
+        if (store == null || keys == null || values == null) {
+            throw new IolabException("a typed store needs a store, a key codec and a value codec; "
+                    + (store == null ? "the store" : keys == null ? "the key codec" : "the value codec") + " is null");
+        }
         this.store = store;
         this.keys = keys;
         this.values = values;
@@ -56,7 +61,9 @@ public final class TypedStore<K, V> implements AutoCloseable {
      */
     public V get(K key) {
         Object[] out = new Object[1];
-        store.get(ByteBuffer.wrap(keys.encode(key)), v -> out[0] = values.decode(v));
+        byte[] k = keys.encode(key);
+        // a null from the codec reaches the store's own check ("null key"), as in put
+        store.get(k == null ? null : ByteBuffer.wrap(k), v -> out[0] = values.decode(v));
         @SuppressWarnings("unchecked")
         V v = (V) out[0];
         return v;

@@ -32,13 +32,23 @@ record Employee(String last, String first, int id, int zip, boolean employed, St
         @Override
         public Employee decode(ByteBuffer b) {
             String first = string(b);
+            need(b, 9);
             int id = b.getInt();
             int zip = b.getInt();
             boolean employed = b.get() != 0;
             return new Employee(null, first, id, zip, employed, string(b));
         }
 
+        /** A short record gets a message, not a BufferUnderflowException from the fixed-width reads. */
+        private static void need(ByteBuffer b, int n) {
+            if (b.remaining() < n) {
+                throw new IllegalArgumentException("employee record too short: " + n + " more bytes needed at"
+                        + " position " + b.position() + ", " + b.remaining() + " left");
+            }
+        }
+
         private String string(ByteBuffer b) {
+            need(b, 4);
             int n = b.getInt();
             if (n < 0 || n > b.remaining()) {
                 throw new IllegalArgumentException("bad string length " + n + " in an employee record");

@@ -67,7 +67,7 @@ class EmployeeStoreTest {
             assertEquals(Employee.of(1), emps.get("Doe1").withLast("Doe1"));
             assertEquals(Employee.of(N + 5), emps.get("Doe" + (N + 5)).withLast("Doe" + (N + 5)));
             StoreStats st = emps.store().stats();
-            // a 59-byte employee takes an 88-byte slot (24-byte header, 8-byte alignment) and 5 % of the holes stay
+            // a 59-byte employee takes an 80-byte slot (16-byte header, 8-byte alignment) and 5 % of the holes stay
             assertTrue(st.fileSize() <= 1.6 * st.liveBytes(), st.toString());
             emps.store().compact();
             st = emps.store().stats();
