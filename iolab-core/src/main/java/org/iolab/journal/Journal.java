@@ -1519,8 +1519,9 @@ public final class Journal implements AutoCloseable {
     // ---------------------------------------------------------------- reading
 
     /**
-     * @param fromSeq the first sequence to read
+     * @param fromSeq the first sequence to read, from {@link #firstSequence()} to {@link #nextSequence()}
      * @return a reader of the records from {@code fromSeq} on; close it
+     * @throws IolabException when {@code fromSeq} is out of that range
      */
     public JournalReader reader(long fromSeq) {
         return new Reader(new Cursor(this, checkFrom(fromSeq)));

@@ -10,8 +10,11 @@ public interface Tailer extends AutoCloseable {
     /**
      * @param timeout how long to wait for the next record; zero does not wait
      * @return the next record, or null when none was appended within {@code timeout}, or at once when the journal
-     *     was closed (before or while waiting) and every record it had was returned
+     *     was closed (before or while waiting) and every record it had was returned, or when the thread is
+     *     interrupted while waiting (its interrupt status is kept)
      * @throws JournalCorruptedException when the next record is damaged
+     * @throws org.iolab.IolabException when the tailer was closed, or the next record was deleted
+     *     ({@link Journal#deleteBefore(long)}) before it was read
      */
     Record poll(Duration timeout);
 

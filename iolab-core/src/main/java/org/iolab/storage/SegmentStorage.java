@@ -354,10 +354,14 @@ final class SegmentStorage implements StorageFile {
                 return;
             }
             closed = true;
-            behind.close();
-            throughFile.close();
-            map(0);
-            lent = null;
+            try {
+                behind.close();
+                throughFile.close();
+            } finally {
+                // the mapping goes whatever failed above: a shared arena's mapping is never released otherwise
+                map(0);
+                lent = null;
+            }
             if (writable) {
                 Problems.setLength(channel, path, size);
             }
