@@ -434,9 +434,17 @@ public final class Journal implements AutoCloseable {
                 SegmentRef ref = t.segment();
                 long end = t.end();
                 long next = t.nextSeq();
-                SegmentCursor c = refreshCursor(ref, end);
+                SegmentCursor c;
                 try {
-                    if (c.lengthSetAt(end)) {
+                    c = refreshCursor(ref, end);
+                } catch (IolabException e) {
+                    if (Files.exists(ref.path)) {
+                        throw e;
+                    }
+                    c = null; // deleted by the writer before this opened it: its successor is looked for below
+                }
+                try {
+                    if (c != null && c.lengthSetAt(end)) {
                         while (c.next(ref.capacity, false) == SegmentCursor.Status.RECORD && c.sequence() == next) {
                             next++;
                             end = c.position();
@@ -446,8 +454,9 @@ public final class Journal implements AutoCloseable {
                     closeRefreshCursor();
                     throw e;
                 }
-                if (end < ref.syncedMark) {
-                    // the writer synced records up to its mark before writing it: they cannot be still coming
+                if (c != null && end < ref.syncedMark) {
+                    // the writer synced records up to its mark before writing it: they cannot be still coming (a
+                    // segment deleted before this read it is not damaged: its records are gone, as its readers hear)
                     throw new JournalCorruptedException(ref.path, end, damageBelowMark(end, ref.syncedMark, next));
                 }
                 if (next != t.nextSeq()) {
@@ -457,12 +466,21 @@ public final class Journal implements AutoCloseable {
                 // an empty last segment is named after the next sequence itself: it is not its own successor
                 Path following = next == ref.firstSeq ? null : dir.resolve(Format.fileName(next));
                 SegmentRef nextRef = following != null && Files.exists(following) ? readHeader(following) : null;
+                if (nextRef == null && !Files.exists(ref.path)) {
+                    // the writer rolled past this segment and deleted it (deleteBefore), and maybe its successors:
+                    // go on at the oldest segment left after it; readers of the sequences between are told so
+                    for (Path p : listSegments(dir)) {
+                        if (Format.parseName(p) > ref.firstSeq && (nextRef = readHeader(p)) != null) {
+                            break;
+                        }
+                    }
+                }
                 if (nextRef == null) {
                     return changed;
                 }
                 ref.sealedEnd = end;
                 segments.add(nextRef);
-                tip = new Tip(nextRef, Format.HEADER_SIZE, next);
+                tip = new Tip(nextRef, Format.HEADER_SIZE, nextRef.firstSeq);
                 changed = true;
             }
         }
@@ -523,9 +541,23 @@ public final class Journal implements AutoCloseable {
                 return report;
             }
             boolean deleting = false;
-            for (Path file : listSegments(dir)) {
+            List<Path> files = listSegments(dir);
+            for (Path file : files) {
                 if (file.equals(first.file())) {
-                    if (first.offset() < Format.HEADER_SIZE) {
+                    long nameSeq = Format.parseName(file);
+                    if (first.offset() < Format.HEADER_SIZE && file.equals(files.getFirst()) && nameSeq > 0) {
+                        // the first segment of a journal that deleteBefore trimmed: emptied under a fresh header,
+                        // not deleted, so the journal goes on at its first sequence (an empty folder restarts at 0,
+                        // handing out again sequences that readers and checkpoints already saw)
+                        try (StorageFile f = Backend.CHANNEL_HEAP.open(file, true)) {
+                            // the damaged header's capacity cannot be trusted: the file's own size, as a small
+                            // segment that the next roll leaves for one of the configured size
+                            long capacity = Math.max(4096, Format.align(f.size()));
+                            f.write(0, Format.header(nameSeq, capacity));
+                            zeroTail(f, Format.HEADER_SIZE);
+                            f.force(true);
+                        }
+                    } else if (first.offset() < Format.HEADER_SIZE) {
                         Files.delete(file);
                     } else {
                         try (StorageFile f = Backend.CHANNEL_HEAP.open(file, true)) {

@@ -51,6 +51,8 @@ final class SegmentCursor implements AutoCloseable {
     private int chunk = CHUNK;
     /** 4 little-endian bytes for {@link #presentWord}, made on first use. */
     private ByteBuffer word;
+    /** The file was deleted since it was opened: read on through its descriptor (the mapping ends at its old size). */
+    private boolean gone;
 
     private long pos;
     private long knownSize = -1;
@@ -124,10 +126,10 @@ final class SegmentCursor implements AutoCloseable {
     Status next(long limit, boolean exact) {
         long want = Math.min(limit, capacity);
         if (knownSize < want) {
-            knownSize = file.size();
+            knownSize = gone ? capacity : file.size();
             if (knownSize < want && exact) {
                 reopen();
-                knownSize = file.size();
+                knownSize = gone ? capacity : file.size();
             }
         }
         long lim = Math.min(want, knownSize);
@@ -394,7 +396,7 @@ final class SegmentCursor implements AutoCloseable {
             setBuffer(ByteBuffer.allocateDirect(want).order(ByteOrder.LITTLE_ENDIAN));
         }
         buf.clear().limit(want);
-        if (exact) {
+        if (exact && !gone) {
             file.read(p, buf);
         } else {
             file.readPresent(p, buf);
@@ -427,8 +429,21 @@ final class SegmentCursor implements AutoCloseable {
     }
 
     private void reopen() {
+        StorageFile fresh;
+        try {
+            fresh = Journal.openForRead(opener, path);
+        } catch (org.iolab.IolabException e) {
+            if (Files.exists(path)) {
+                throw e;
+            }
+            gone = true; // deleted (deleteBefore): this descriptor still holds the whole file
+            plain = null;
+            plainCrc = null;
+            plainVisit = null;
+            return;
+        }
         file.close();
-        file = Journal.openForRead(opener, path);
+        file = fresh;
         attachView();
     }
 

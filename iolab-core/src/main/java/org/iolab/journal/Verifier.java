@@ -38,8 +38,11 @@ final class Verifier {
             try {
                 opened = opener.open(file, false);
             } catch (IolabException e) {
-                if (!Files.exists(file) && expectedNext < 0 && problems.isEmpty() && records == 0) {
-                    continue; // the oldest segment, deleted by a writer's deleteBefore since the listing
+                if (!Files.exists(file) && files.subList(0, i).stream().noneMatch(Files::exists)) {
+                    // deleted by a writer's deleteBefore since the listing, with every segment before it (oldest
+                    // first): the journal now starts after it, so no gap is reported before the next one
+                    expectedNext = -1;
+                    continue;
                 }
                 throw e;
             }

@@ -92,7 +92,7 @@ final class Redo {
      */
     static void read(Journal journal, long cpSeq, Path walDir, List<ByteBuffer> out) {
         long[] expect = {cpSeq + 1};
-        journal.read(0, (jseq, payload) -> {
+        journal.read(journal.firstSequence(), (jseq, payload) -> {
             payload.order(ByteOrder.LITTLE_ENDIAN);
             if (payload.remaining() < HEADER) {
                 throw new StoreCorruptedException(walDir, jseq, "redo record " + jseq + " is too short");
