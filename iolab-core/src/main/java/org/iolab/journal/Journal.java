@@ -1695,8 +1695,9 @@ public final class Journal implements AutoCloseable {
         return options;
     }
 
-    /** @return how many segment files the journal has */
+    /** @return how many segment files the journal has (read-only: less those its writer has deleted since) */
     public int segmentCount() {
+        pruneDeleted();
         return segments.size();
     }
 

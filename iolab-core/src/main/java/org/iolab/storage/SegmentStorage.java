@@ -8,6 +8,7 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.iolab.IolabException;
 import org.iolab.os.DescriptorWriter;
 import org.iolab.os.WriteBehind;
 
@@ -64,7 +65,19 @@ final class SegmentStorage implements StorageFile {
         this.channel = Problems.openChannel(path, writable);
         try {
             long length = Problems.size(channel, path);
-            map(length);
+            for (int attempt = 1; ; attempt++) {
+                try {
+                    map(length);
+                    break;
+                } catch (IolabException e) {
+                    // read-only: the writer cut the file's zero tail between the size and the map (a seal)
+                    long now = Problems.size(channel, path);
+                    if (writable || attempt >= 5 || now >= length) {
+                        throw e;
+                    }
+                    length = now;
+                }
+            }
             this.size = length;
         } catch (RuntimeException e) {
             Problems.close(channel, path);
@@ -247,16 +260,25 @@ final class SegmentStorage implements StorageFile {
             if (closed) {
                 return null;
             }
-            // no further than the file's end now: a writer may have cut the file's zero tail since this file was
-            // opened (a read-only channel cannot map past the end)
-            length = Math.min(Math.min(capacity, LENT_MAX), channel.size());
-            if (length <= 0) {
-                return null;
+            for (int attempt = 1; ; attempt++) {
+                // no further than the file's end now: a writer may have cut the file's zero tail since this file was
+                // opened (a read-only channel cannot map past the end)
+                length = Math.min(Math.min(capacity, LENT_MAX), channel.size());
+                if (length <= 0) {
+                    return null;
+                }
+                try {
+                    if (lent == null || lent.capacity() != length) {
+                        lent = channel.map(FileChannel.MapMode.READ_ONLY, 0, length);
+                    }
+                    return lent.asReadOnlyBuffer();
+                } catch (IOException e) {
+                    // the writer cut the tail between the size and the map (a seal): map what is left
+                    if (attempt >= 5 || channel.size() >= length) {
+                        throw e;
+                    }
+                }
             }
-            if (lent == null || lent.capacity() != length) {
-                lent = channel.map(FileChannel.MapMode.READ_ONLY, 0, length);
-            }
-            return lent.asReadOnlyBuffer();
         } catch (IOException e) {
             throw Problems.io("map " + length + " bytes", path, 0, e);
         } finally {

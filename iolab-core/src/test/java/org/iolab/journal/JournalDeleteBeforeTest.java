@@ -186,6 +186,7 @@ class JournalDeleteBeforeTest {
             try (Journal ro = Journal.openReadOnly(tmp, o); JournalReader early = ro.reader(0)) {
                 assertEquals(0, ro.firstSequence());
                 writer.deleteBefore(starts.get(2));
+                assertEquals(starts.size() - 2, ro.segmentCount());
                 assertEquals(starts.get(2), ro.firstSequence());
                 assertThrows(IolabException.class, () -> ro.reader(0));
                 IolabException e = assertThrows(IolabException.class, early::hasNext);
