@@ -2051,16 +2051,23 @@ public final class Store implements AutoCloseable {
     /** @return a snapshot of the store's space use and sequences */
     public StoreStats stats() {
         enter("read the statistics");
-        long stamp = rw.readLock();
+        // the writer's lock too: a put takes its hole from the free space before the read/write lock, so under that
+        // lock alone a snapshot could count the hole neither as free nor as stored
+        writer.lock();
         try {
-            checkOpen();
-            long size = data.size();
-            long freeBytes = free.bytes() + pendingBytes;
-            return new StoreStats(index.size(), liveBytes, storedBytes, freeBytes, free.count() + pending.size(),
-                    pending.size(), dataEnd, size, size == 0 ? 0 : (double) freeBytes / size, lastSeq,
-                    durableSequence(), checkpointSeq, redoBytes);
+            long stamp = rw.readLock();
+            try {
+                checkOpen();
+                long size = data.size();
+                long freeBytes = free.bytes() + pendingBytes;
+                return new StoreStats(index.size(), liveBytes, storedBytes, freeBytes, free.count() + pending.size(),
+                        pending.size(), dataEnd, size, size == 0 ? 0 : (double) freeBytes / size, lastSeq,
+                        durableSequence(), checkpointSeq, redoBytes);
+            } finally {
+                rw.unlockRead(stamp);
+            }
         } finally {
-            rw.unlockRead(stamp);
+            writer.unlock();
         }
     }
 
