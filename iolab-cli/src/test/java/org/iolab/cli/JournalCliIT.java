@@ -226,6 +226,32 @@ class JournalCliIT {
             });
         }
 
+        /**
+         * SIGKILLs the child once it has printed {@code wanted} lines, or 2 s after its first (the kill then lands
+         * while it is busy), and returns every line it printed.
+         *
+         * @param what the round, for the messages
+         * @param feeder the thread writing its standard input, joined once the child is dead
+         */
+        List<String> killAfter(int wanted, String what, Thread feeder) throws InterruptedException {
+            List<String> acked = new ArrayList<>();
+            String first = lines.poll(30, TimeUnit.SECONDS); // the JVM's start
+            assertTrue(first != null, what + ": no acknowledgment in 30 s");
+            acked.add(first);
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+            while (acked.size() < wanted && System.nanoTime() < until) {
+                String line = lines.poll(50, TimeUnit.MILLISECONDS);
+                if (line != null) {
+                    acked.add(line);
+                }
+            }
+            process.destroyForcibly();
+            assertTrue(process.waitFor(10, TimeUnit.SECONDS), what + ": still alive 10 s after SIGKILL");
+            feeder.join(10_000);
+            acked.addAll(drain());
+            return acked;
+        }
+
         List<String> drain() throws InterruptedException {
             pump.join(10_000);
             List<String> all = new ArrayList<>();
@@ -294,7 +320,7 @@ class JournalCliIT {
                 final int start = next;
                 final String tag = "r" + round + "-record-";
                 starts.add(start);
-                List<String> acked = new ArrayList<>();
+                List<String> acked;
                 try (Child child = new Child("journal", "append", dir.toString(), "--durability", level,
                         "--segment-size", "64k")) {
                     Thread feeder = Thread.ofPlatform().daemon().start(() -> {
@@ -310,21 +336,8 @@ class JournalCliIT {
                         }
                     });
                     // kill after a random number of acknowledgments (the appender is busy then), or after 2 s
-                    int wanted = 1 + random.nextInt(level.equals("always") ? 60 : 4000);
-                    String first = child.lines.poll(30, TimeUnit.SECONDS); // the JVM's start
-                    assertTrue(first != null, level + " round " + round + ": no acknowledgment in 30 s");
-                    acked.add(first);
-                    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-                    while (acked.size() < wanted && System.nanoTime() < until) {
-                        String line = child.lines.poll(50, TimeUnit.MILLISECONDS);
-                        if (line != null) {
-                            acked.add(line);
-                        }
-                    }
-                    child.process.destroyForcibly();
-                    assertTrue(child.process.waitFor(10, TimeUnit.SECONDS));
-                    feeder.join(10_000);
-                    acked.addAll(child.drain());
+                    acked = child.killAfter(1 + random.nextInt(level.equals("always") ? 60 : 4000),
+                            level + " round " + round, feeder);
                 }
                 for (int k = 0; k < acked.size(); k++) {
                     assertEquals(Integer.toString(start + k), acked.get(k), level + ": acks are in order");

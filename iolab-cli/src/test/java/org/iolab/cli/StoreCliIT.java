@@ -274,7 +274,7 @@ class StoreCliIT {
                     int k = random.nextInt(5000);
                     inputs.add(i % 7 == 3 ? "-k" + k : "k" + k + "\tv" + i);
                 }
-                List<String> acked = new ArrayList<>();
+                List<String> acked;
                 try (Child child = new Child("store", "load", file.toString(), "--durability", level)) {
                     Thread feeder = Thread.ofPlatform().daemon().start(() -> {
                         try (OutputStream in = child.process.getOutputStream()) {
@@ -288,21 +288,9 @@ class StoreCliIT {
                             // killed
                         }
                     });
-                    int wanted = 1 + random.nextInt(level.equals("always") ? 60 : 4000);
-                    String first = child.lines.poll(30, TimeUnit.SECONDS); // the JVM's start
-                    assertTrue(first != null, level + " round " + round + ": no acknowledgment in 30 s");
-                    acked.add(first);
-                    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-                    while (acked.size() < wanted && System.nanoTime() < until) {
-                        String line = child.lines.poll(50, TimeUnit.MILLISECONDS);
-                        if (line != null) {
-                            acked.add(line);
-                        }
-                    }
-                    child.process.destroyForcibly();
-                    assertTrue(child.process.waitFor(10, TimeUnit.SECONDS));
-                    feeder.join(10_000);
-                    acked.addAll(child.drain());
+                    // kill after a random number of acknowledgments (the loader is busy then), or after 2 s
+                    acked = child.killAfter(1 + random.nextInt(level.equals("always") ? 60 : 4000),
+                            level + " round " + round, feeder);
                 }
                 // acks come in input order: the first acked.size() operations are durable
                 for (int i = 0; i < acked.size(); i++) {

@@ -39,16 +39,14 @@ final class Cursor implements AutoCloseable {
      */
     boolean advance() {
         if (closed) {
-            throw new org.iolab.IolabException("this reader of journal " + journal.directory() + " was closed: open"
+            throw new IolabException("this reader of journal " + journal.directory() + " was closed: open"
                     + " another one (from sequence " + next + ")");
         }
-        boolean interrupted = Thread.interrupted();
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         try {
             return advanceNow();
         } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            Journal.restoreInterrupt(interrupted);
         }
     }
 

@@ -900,13 +900,11 @@ public final class Journal implements AutoCloseable {
         if (payload.isDirect()) {
             checkAccessible(MemorySegment.ofBuffer(payload));
         }
-        boolean interrupted = Thread.interrupted();
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         try {
             return appendNow(payload);
         } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            restoreInterrupt(interrupted);
         }
     }
 
@@ -1292,15 +1290,27 @@ public final class Journal implements AutoCloseable {
         }
     }
 
+    /**
+     * The public entry points that do I/O (append, sync, deleteBefore, close, a cursor's step) run with a pending
+     * interrupt cleared, then give it back here: a {@code FileChannel} call entered with an interrupt pending closes
+     * the file for every thread (a sync, a seal, a roll's new segment, a reader's open), and an executor's
+     * {@code shutdownNow} made {@code close} fail and leave records unsynced.
+     *
+     * @param interrupted what {@code Thread.interrupted()} returned on entry
+     */
+    static void restoreInterrupt(boolean interrupted) {
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Makes every record appended so far durable and advances {@link #durableSequence()}. */
     public void sync() {
-        boolean interrupted = Thread.interrupted();
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         try {
             syncNow();
         } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            restoreInterrupt(interrupted);
         }
     }
 
@@ -1408,14 +1418,11 @@ public final class Journal implements AutoCloseable {
      *         segments before it are deleted), or when the journal is read-only, closed or failed
      */
     public long deleteBefore(long seq) {
-        // a pending interrupt would close the channels of the seal it may wait for and of the directory sync
-        boolean interrupted = Thread.interrupted();
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         try {
             return deleteBeforeNow(seq);
         } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            restoreInterrupt(interrupted);
         }
     }
 
@@ -1708,13 +1715,11 @@ public final class Journal implements AutoCloseable {
      */
     @Override
     public void close() {
-        boolean interrupted = Thread.interrupted();
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         try {
             closeNow();
         } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
+            restoreInterrupt(interrupted);
         }
     }
 

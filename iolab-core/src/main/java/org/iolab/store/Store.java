@@ -165,7 +165,7 @@ public final class Store implements AutoCloseable {
      * a read lock whenever no writer holds it, queued writers or not, so readers that overlap (a scan on one thread,
      * gets on others) kept put, delete and close waiting for seconds. A ReentrantReadWriteLock, which does queue
      * readers behind a writer, cost the get phase of StoreBenchmark about 4% (59.9 and 64.1 ms against 62.3 and
-     * 68.2, alternated): here a reader pays one volatile read while no writer waits.
+     * 68.2, alternated; the command is in docs/RESULTS.md): here a reader pays one volatile read while no writer waits.
      */
     private final RwLock rw = new RwLock();
 

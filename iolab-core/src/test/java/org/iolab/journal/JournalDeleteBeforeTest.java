@@ -8,8 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,7 +30,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * {@link Journal#deleteBefore(long)}: whole old segments go, the rest reads, appends and reopens as before, and a
- * reader that reaches a deleted record is told so (never handed a later record, never told the journal is damaged).
+ * reader that reaches a deleted record is told so (never handed a later record, never told the journal is damaged);
+ * also a read-only follower whose segment goes, a repair of a trimmed journal, a verify overtaken by a deletion, and
+ * a reader inside a deleted segment that grew since it was opened.
  */
 class JournalDeleteBeforeTest {
     private static final int MAX = 300;
@@ -268,5 +273,107 @@ class JournalDeleteBeforeTest {
             assertEquals(next - j.firstSequence(), readAll(j, j.firstSequence()));
         }
         assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).problems().toString());
+    }
+
+    /** A follower idle while the writer rolls twice and deletes its tip segment used to stop for good, silently. */
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void aFollowerWhoseTipSegmentWasDeletedCatchesUp(Backend backend) throws Exception {
+        JournalOptions o = options(backend);
+        try (Journal writer = Journal.open(tmp, o)) {
+            append(writer, 0, 10);
+            try (Journal ro = Journal.openReadOnly(tmp, o)) {
+                assertEquals(10, ro.nextSequence());
+                append(writer, 10, 300);
+                List<Long> starts = segmentStarts(tmp);
+                long keep = starts.getLast();
+                assertEquals(keep, writer.deleteBefore(keep));
+                assertEquals(300, ro.nextSequence(), "the follower is stuck in deleted segment 0");
+                assertEquals(keep, ro.firstSequence());
+            }
+        }
+    }
+
+    /** Repairing a trimmed journal whose first header is damaged used to restart its sequences at 0. */
+    @Test
+    void repairOfATrimmedJournalNeverReusesDeletedSequences() throws Exception {
+        JournalOptions o = options(Backend.DEFAULT);
+        long first;
+        try (Journal j = Journal.open(tmp, o)) {
+            append(j, 0, 300);
+            List<Long> starts = segmentStarts(tmp);
+            first = j.deleteBefore(starts.get(starts.size() - 2));
+        }
+        assertTrue(first > 0);
+        try (FileChannel ch = FileChannel.open(tmp.resolve(Format.fileName(first)), StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[] {0x55}), 0); // its magic: a damaged header
+        }
+        Journal.repair(tmp);
+        try (Journal j = Journal.open(tmp, o)) {
+            assertTrue(j.nextSequence() >= first, "after the repair the next append gets sequence "
+                    + j.nextSequence() + ", a sequence deleted before " + first + " and already handed out");
+        }
+    }
+
+    /** Verify beside a writer whose deleteBefore overtakes it (segments 0 and 1 go after verify read 0). */
+    @Test
+    void verifyBesideADeletionThatOvertakesIt() throws Exception {
+        try (Journal j = Journal.open(tmp, options(Backend.CHANNEL_HEAP))) {
+            append(j, 0, 300);
+            List<Long> starts = segmentStarts(tmp);
+            Path second = tmp.resolve(Format.fileName(starts.get(1)));
+            AtomicBoolean deleted = new AtomicBoolean();
+            StorageOpener opener = (file, writable) -> {
+                if (file.equals(second) && deleted.compareAndSet(false, true)) {
+                    j.deleteBefore(starts.get(2));
+                }
+                return Backend.CHANNEL_HEAP.open(file, writable);
+            };
+            VerifyReport report = Verifier.verify(tmp, opener);
+            assertTrue(report.ok(), report.problems().toString());
+        }
+    }
+
+    /**
+     * A reader that opened segment 0 while a mapped writer's file was one growth step (1 MiB) long, inside it when it
+     * is deleted, reads it to its end (it used to fail reopening the file by its path).
+     */
+    @Test
+    void aReaderInsideADeletedSegmentThatGrewSinceReadsItToItsEnd() throws Exception {
+        JournalOptions o = JournalOptions.defaults().withBackend(Backend.MAPPED).withSegmentSize(4 << 20)
+                .withDurability(Durability.NONE).withPreallocation(Preallocation.NONE);
+        byte[] payload = new byte[1000];
+        try (Journal j = Journal.open(tmp, o)) {
+            j.append(payload);
+            try (JournalReader r = j.reader(0)) {
+                assertEquals(0, r.next().sequence());
+                long n = 1;
+                while (segmentStarts(tmp).size() < 2) {
+                    j.append(payload);
+                    n++;
+                }
+                long second = segmentStarts(tmp).get(1);
+                assertEquals(second, j.deleteBefore(second));
+                for (long s = 1; s < n; s++) {
+                    assertTrue(r.hasNext(), "record " + s);
+                    assertEquals(s, r.next().sequence());
+                }
+            }
+        }
+    }
+
+    /** A follower opened on a fresh journal, whose first segment the writer fills, rolls past and deletes. */
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void aFollowerOpenedOnAFreshJournalCatchesUpAfterItsSegmentIsDeleted(Backend backend) throws Exception {
+        JournalOptions o = options(backend);
+        try (Journal writer = Journal.open(tmp, o); Journal ro = Journal.openReadOnly(tmp, o)) {
+            assertEquals(0, ro.nextSequence());
+            append(writer, 0, 300);
+            long keep = segmentStarts(tmp).getLast();
+            assertEquals(keep, writer.deleteBefore(keep));
+            assertEquals(300, ro.nextSequence());
+            assertEquals(keep, ro.firstSequence());
+        }
     }
 }
