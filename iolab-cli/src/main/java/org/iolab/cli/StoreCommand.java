@@ -61,11 +61,15 @@ public final class StoreCommand implements Callable<Integer> {
     }
 
     private static Store open(Path file, String backend, Durability durability) {
+        return Store.open(file, options(backend, durability));
+    }
+
+    private static StoreOptions options(String backend, Durability durability) {
         StoreOptions o = StoreOptions.defaults().withDurability(durability);
         if (backend != null) {
             o = o.withBackend(Backend.parse(backend));
         }
-        return Store.open(file, o);
+        return o;
     }
 
     /**
@@ -529,19 +533,40 @@ public final class StoreCommand implements Callable<Integer> {
         @CommandLine.Mixin
         Target target;
 
+        @Option(names = "--compress", description = "compress the values with a symbol table trained on them (the"
+                + " file becomes format version 3; later puts compress too)")
+        boolean compress;
+
+        @Option(names = "--decompress", description = "write every value plain and drop the symbol table. With"
+                + " neither option, a compressed store stays compressed and a plain one plain")
+        boolean decompress;
+
         @Override
         public Integer call() {
             // an empty or tiny file is not a store to compact: the open would make it one
             refuseShorterThanAHeader(target.file);
             // the sizes of the file itself: the open's recovery may already cut a tail a crash left, which the
             // store's own figure (taken after the open) would not show
-            long before = sizeOf(target.file);
-            CompactResult r;
-            try (Store store = open(target.file, target.backend, Durability.BATCH)) {
-                r = store.compact();
+            if (compress && decompress) {
+                throw new IolabException("give --compress or --decompress, not both");
             }
-            System.out.printf(Locale.ROOT, "compacted %s: %d records, %d -> %d bytes (%.1f ms)%n", target.file,
-                    r.records(), before, sizeOf(target.file), r.nanos() / 1e6);
+            long before = sizeOf(target.file);
+            boolean packed = compress;
+            if (!compress && !decompress) {
+                try (Store store = open(target.file, target.backend, Durability.BATCH)) {
+                    packed = store.stats().symbols() > 0;
+                }
+            }
+            CompactResult r;
+            int symbols;
+            try (Store store = Store.open(target.file, options(target.backend, Durability.BATCH)
+                    .withCompression(packed))) {
+                r = store.compact();
+                symbols = store.stats().symbols();
+            }
+            System.out.printf(Locale.ROOT, "compacted %s: %d records, %d -> %d bytes (%.1f ms)%s%n", target.file,
+                    r.records(), before, sizeOf(target.file), r.nanos() / 1e6,
+                    symbols > 0 ? ", values compressed with " + symbols + " symbols" : "");
             return 0;
         }
     }
@@ -568,6 +593,8 @@ public final class StoreCommand implements Callable<Integer> {
             System.out.println("file size:      " + s.fileSize());
             System.out.printf(Locale.ROOT, "fragmentation:  %.1f%% of the file is free%n", 100 * s.fragmentation());
             System.out.println("last sequence:  " + s.lastSequence());
+            System.out.println("compression:    " + (s.symbols() > 0 ? "values compressed with a symbol table of "
+                    + s.symbols() + " symbols" : "none"));
             return 0;
         }
     }

@@ -15,7 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** 'iolab store compact' refuses what is not a store, and reports the file's own sizes before and after. */
+/**
+ * 'iolab store compact' refuses what is not a store, reports the file's own sizes before and after, and compresses
+ * with --compress (kept by a plain compact, undone by --decompress).
+ */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class StoreCompactCliIT {
     @Test
@@ -54,5 +57,43 @@ class StoreCompactCliIT {
         assertTrue(m.find(), r.out());
         assertEquals(before, Long.parseLong(m.group(1)), r.out());
         assertEquals(Files.size(file), Long.parseLong(m.group(2)), r.out());
+    }
+
+    @Test
+    void compressKeepsTheValuesAndAPlainCompactKeepsTheCompression(@TempDir Path tmp) throws Exception {
+        Path file = tmp.resolve("s");
+        StringBuilder in = new StringBuilder();
+        for (int i = 0; i < 2000; i++) {
+            in.append("employee-").append(i).append("\tThis is employee number ").append(i).append(", John\n");
+        }
+        assertEquals(0, JournalCliIT.iolab(in.toString(), "store", "load", file.toString()).exit());
+        String dump = JournalCliIT.iolab("", "store", "dump", file.toString()).out();
+        Run both = JournalCliIT.iolab("", "store", "compact", "--compress", "--decompress", file.toString());
+        assertEquals(2, both.exit(), both.out() + both.err());
+        assertTrue(both.err().contains("not both"), both.err());
+
+        Run plain = JournalCliIT.iolab("", "store", "compact", file.toString());
+        assertEquals(0, plain.exit(), plain.err());
+        long plainSize = Files.size(file);
+        Run packed = JournalCliIT.iolab("", "store", "compact", "--compress", file.toString());
+        assertEquals(0, packed.exit(), packed.err());
+        assertTrue(packed.out().contains("values compressed with"), packed.out());
+        assertTrue(Files.size(file) < 0.8 * plainSize, Files.size(file) + " against " + plainSize);
+        Run stats = JournalCliIT.iolab("", "store", "stats", file.toString());
+        assertTrue(stats.out().contains("compression:    values compressed"), stats.out());
+        assertEquals(dump, JournalCliIT.iolab("", "store", "dump", file.toString()).out());
+        Run get = JournalCliIT.iolab("", "store", "get", file.toString(), "employee-1234");
+        assertEquals("This is employee number 1234, John\n", get.out());
+        assertEquals(0, JournalCliIT.iolab("", "store", "verify", file.toString()).exit());
+
+        // a compact without an option keeps the compression; --decompress undoes it
+        Run again = JournalCliIT.iolab("", "store", "compact", file.toString());
+        assertTrue(again.out().contains("values compressed with"), again.out());
+        Run undone = JournalCliIT.iolab("", "store", "compact", "--decompress", file.toString());
+        assertEquals(0, undone.exit(), undone.err());
+        assertTrue(!undone.out().contains("compressed"), undone.out());
+        assertEquals(plainSize, Files.size(file));
+        assertEquals(dump, JournalCliIT.iolab("", "store", "dump", file.toString()).out());
+        assertTrue(JournalCliIT.iolab("", "store", "stats", file.toString()).out().contains("compression:    none"));
     }
 }

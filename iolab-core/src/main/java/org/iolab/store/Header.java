@@ -15,12 +15,19 @@ import java.util.zip.CRC32C;
  * @param incarnation a random number chosen when the file is created or compacted and at every checkpoint; the index
  *        file names it
  * @param redoFlag the writer that changed the file since the checkpoint logs to a redo log
+ * @param packed the file holds a {@link SymbolTable} at {@link #TABLE} of its header page, and its live slots may hold
+ *        values compressed with it ({@link Slots#PACKED}): format version 3, which earlier iolab versions refuse
  */
-record Header(long generation, long checkpointSeq, long dataEnd, boolean clean, long incarnation, boolean redoFlag) {
+record Header(long generation, long checkpointSeq, long dataEnd, boolean clean, long incarnation, boolean redoFlag,
+        boolean packed) {
     /** "IOLABSTO" as a little-endian long. */
     static final long MAGIC = 0x4F545342414C4F49L;
     /** 2: 16-byte slot headers (1 had 24-byte ones). */
     static final int VERSION = 2;
+    /** 3: version 2 with a symbol table and compressed values ({@link #packed}). */
+    static final int VERSION_PACKED = 3;
+    /** Where a version-3 file's symbol table begins in its header page (after both header copies). */
+    static final int TABLE = 1024;
     static final int SIZE = 64;
     static final int COPY_A = 0;
     static final int COPY_B = 512;
@@ -33,7 +40,8 @@ record Header(long generation, long checkpointSeq, long dataEnd, boolean clean, 
 
     ByteBuffer encode() {
         ByteBuffer b = ByteBuffer.allocate(SIZE).order(ByteOrder.LITTLE_ENDIAN);
-        b.putLong(0, MAGIC).putInt(8, VERSION).putInt(12, (clean ? 1 : 0) | (redoFlag ? 2 : 0)).putLong(16, generation)
+        b.putLong(0, MAGIC).putInt(8, packed ? VERSION_PACKED : VERSION).putInt(12, (clean ? 1 : 0) | (redoFlag ? 2 : 0))
+                .putLong(16, generation)
                 .putLong(24, checkpointSeq).putLong(32, dataEnd).putLong(40, incarnation);
         CRC32C crc = new CRC32C();
         crc.update(b.slice(0, 56));
@@ -50,7 +58,9 @@ record Header(long generation, long checkpointSeq, long dataEnd, boolean clean, 
         ByteBuffer b = page.slice(at, SIZE).order(ByteOrder.LITTLE_ENDIAN);
         CRC32C crc = new CRC32C();
         crc.update(b.slice(0, 56));
-        if (b.getLong(0) != MAGIC || b.getInt(8) != VERSION || b.getInt(56) != (int) crc.getValue()) {
+        int version = b.getInt(8);
+        if (b.getLong(0) != MAGIC || version != VERSION && version != VERSION_PACKED
+                || b.getInt(56) != (int) crc.getValue()) {
             return null;
         }
         long dataEnd = b.getLong(32);
@@ -58,7 +68,7 @@ record Header(long generation, long checkpointSeq, long dataEnd, boolean clean, 
             return null;
         }
         return new Header(b.getLong(16), b.getLong(24), dataEnd, (b.getInt(12) & 1) != 0, b.getLong(40),
-                (b.getInt(12) & 2) != 0);
+                (b.getInt(12) & 2) != 0, version == VERSION_PACKED);
     }
 
     /**
@@ -73,20 +83,23 @@ record Header(long generation, long checkpointSeq, long dataEnd, boolean clean, 
             ByteBuffer b = page.slice(at, SIZE).order(ByteOrder.LITTLE_ENDIAN);
             CRC32C crc = new CRC32C();
             crc.update(b.slice(0, 56));
-            if (b.getLong(0) == MAGIC && b.getInt(56) == (int) crc.getValue() && b.getInt(8) != VERSION) {
-                throw new org.iolab.IolabException("store " + file + " is in format version " + b.getInt(8)
-                        + "; this iolab reads version " + VERSION + ". Dump it with the iolab that wrote it and load"
+            int version = b.getInt(8);
+            if (b.getLong(0) == MAGIC && b.getInt(56) == (int) crc.getValue() && version != VERSION
+                    && version != VERSION_PACKED) {
+                throw new org.iolab.IolabException("store " + file + " is in format version " + version
+                        + "; this iolab reads versions " + VERSION + " and " + VERSION_PACKED
+                        + ". Dump it with the iolab that wrote it and load"
                         + " the dump into a new store; the file is unchanged");
             }
         }
     }
 
     Header next(long cpSeq, long end, boolean isClean, boolean redo) {
-        return new Header(generation + 1, cpSeq, end, isClean, incarnation, redo);
+        return new Header(generation + 1, cpSeq, end, isClean, incarnation, redo, packed);
     }
 
     /** @return the clean header of a checkpoint at {@code cpSeq}, with a new incarnation for its FILE.idx to name */
     Header nextCheckpoint(long cpSeq, long end) {
-        return new Header(generation + 1, cpSeq, end, true, ThreadLocalRandom.current().nextLong(), false);
+        return new Header(generation + 1, cpSeq, end, true, ThreadLocalRandom.current().nextLong(), false, packed);
     }
 }

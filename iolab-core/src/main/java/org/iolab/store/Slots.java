@@ -24,6 +24,11 @@ final class Slots {
     static final int MAX_PAD = 63;
     /** The highest sequence a slot header holds (48 bits). */
     static final long MAX_SEQ = (1L << 48) - 1;
+    /**
+     * Bit 31 of a live slot's first header word: its value is compressed with the file's {@link SymbolTable} (a store
+     * compacted with compression, format version 3). Zero in a hole, and in every slot of a file without a table.
+     */
+    static final long PACKED = 1L << 31;
     /** The largest data file: 1 TiB (offsets are kept in 37 bits of 8-byte units). */
     static final long MAX_FILE = 1L << 40;
 
@@ -39,7 +44,8 @@ final class Slots {
     }
 
     /**
-     * @return the first header word: slot length / 8 (bits 0-22), type (23-24), padding (25-30), zero (31), key
+     * @return the first header word: slot length / 8 (bits 0-22), type (23-24), padding (25-30), packed (31: see
+     *         {@link #PACKED}; zero here), key
      *         length (32-47), the sequence's low 16 bits (48-63)
      */
     static long word0(int slotLength, int type, int keyLength, int pad, long seq) {
@@ -69,8 +75,9 @@ final class Slots {
         return (int) (word0 >>> 25) & MAX_PAD;
     }
 
-    static int zeroBit(long word0) {
-        return (int) (word0 >>> 31) & 1;
+    /** @return whether a live slot's value is compressed ({@link #PACKED}) */
+    static boolean packed(long word0) {
+        return (word0 & PACKED) != 0;
     }
 
     static int keyLength(long word0) {
@@ -97,8 +104,8 @@ final class Slots {
         if (offset + length > end) {
             return "slot length " + length + " runs past the end of the data at " + end;
         }
-        if (zeroBit(word0) != 0 || (type != LIVE && type != FREE)) {
-            return "impossible slot type " + type + "/" + zeroBit(word0);
+        if (type != LIVE && type != FREE || type == FREE && packed(word0)) {
+            return "impossible slot type " + type + (packed(word0) ? "/packed" : "");
         }
         if (type == FREE && (keyLength(word0) != 0 || pad(word0) != 0)) {
             return "free slot with a key length or padding";
@@ -148,14 +155,16 @@ final class Slots {
      * Builds a live slot at {@code at} of {@code b}: header (with CRC), key, value, zero padding to 8 bytes.
      *
      * @param slotLength its length: {@link #needed}, or up to 8 more (a hole taken whole)
+     * @param packed whether {@code value} is compressed with the file's symbol table ({@link #PACKED})
      * @return the bytes written ({@link #needed})
      */
     static int writeLive(ByteBuffer b, int at, int slotLength, long seq, ByteBuffer key, ByteBuffer value,
-            CRC32C crc) {
+            boolean packed, CRC32C crc) {
         int k = key.remaining();
         int v = value.remaining();
         int n = needed(k, v);
-        b.putLong(at, word0(slotLength, LIVE, k, slotLength - HEADER - k - v, seq)).putInt(at + 8, seqHigh(seq));
+        b.putLong(at, word0(slotLength, LIVE, k, slotLength - HEADER - k - v, seq) | (packed ? PACKED : 0))
+                .putInt(at + 8, seqHigh(seq));
         b.put(at + HEADER, key, key.position(), k);
         b.put(at + HEADER + k, value, value.position(), v);
         for (int i = at + HEADER + k + v; i < at + n; i++) {
@@ -181,7 +190,7 @@ final class Slots {
             return false;
         }
         long seq = seq(w0, b.getInt(at + 8));
-        b.putLong(at, word0(slotLength, LIVE, k, pad, seq));
+        b.putLong(at, word0(slotLength, LIVE, k, pad, seq) | (w0 & PACKED));
         b.putInt(at + 12, crc(crc, b, at, k + v));
         return true;
     }

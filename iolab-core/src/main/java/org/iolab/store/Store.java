@@ -47,7 +47,7 @@ import org.iolab.storage.StorageFile;
  * <pre>
  * offset  size  field
  *      0     8  magic "IOLABSTO"
- *      8     4  version (2; 1 had 24-byte slot headers)
+ *      8     4  version (2; 3 when the file holds a symbol table; 1 had 24-byte slot headers)
  *     12     4  flags: bit 0 clean (file and FILE.idx are exactly the checkpoint), bit 1 redo log in use
  *     16     8  generation
  *     24     8  checkpoint sequence (the last operation the checkpoint covers)
@@ -57,11 +57,14 @@ import org.iolab.storage.StorageFile;
  *     56     4  CRC32C of bytes 0..55
  *     60     4  zero
  * </pre>
+ * A version-3 file holds a {@link SymbolTable} at offset 1024 of the header page (written once, by the compaction that
+ * made the file; magic, symbols, CRC32C): see <em>Compression</em> below.
  * Slots follow from offset 4096 to the data end, each 8-byte aligned, back to back:
  * <pre>
  * offset  size  field
  *      0     4  bits 0-22: slot length / 8 (the length includes header and padding)
- *               bits 23-24: type, 1 live record, 2 free (a hole); bits 25-30: padding p (0 in a hole); bit 31: zero
+ *               bits 23-24: type, 1 live record, 2 free (a hole); bits 25-30: padding p (0 in a hole); bit 31:
+ *               packed, the value is compressed with the file's symbol table (0 in a hole, and without a table)
  *      4     2  key length k (0 in a hole)
  *      6     2  sequence bits 0-15 (the sequence of the operation that wrote it; the freeing one's, in a hole)
  *      8     4  sequence bits 16-47
@@ -131,6 +134,16 @@ import org.iolab.storage.StorageFile;
  * impossible length in checkpointed data, an index entry pointing to no record, a redo log that lost acknowledged
  * operations — throws {@link StoreCorruptedException} naming the file and the offset.
  *
+ * <h2>Compression</h2>
+ * With {@link StoreOptions#withCompression(boolean) compression} on, {@link #compact()} trains a static symbol table
+ * ({@link SymbolTable}: up to 255 symbols of 1 to 8 bytes, the FSST scheme) on a sample of the live values, writes it
+ * into the new file's header page and stores every value that gets shorter compressed (bit 31 of its slot); later
+ * puts into that file compress with the same table. Each value is compressed alone, so a get decodes one record and
+ * nothing else; keys are never compressed. Values over 1 MiB are stored as they are. A compaction without
+ * compression writes every value plain and drops the table. The CRC covers the stored (compressed) bytes;
+ * {@link StoreStats#liveBytes()} counts stored bytes. A file with a table is format version 3, which iolab versions
+ * without compression refuse (rather than read compressed values as garbage).
+ *
  * <h2>Concurrency</h2>
  * One writer per file: {@link #open} takes an exclusive lock on {@code FILE.lock}; a second writer, in this process
  * or another, gets {@link StoreLockedException}. {@link #openReadOnly} takes a shared lock on it instead: any number
@@ -143,6 +156,12 @@ import org.iolab.storage.StorageFile;
  */
 public final class Store implements AutoCloseable {
     private static final int READ_CHUNK = 256;
+    /** Values up to this long are compressed when the file has a symbol table; longer ones are stored plain. */
+    static final int PACK_MAX = 1 << 20;
+    /** A compaction with compression trains its table on at most this many evenly spaced live values... */
+    private static final int SAMPLE_RECORDS = 16_384;
+    /** ...and at most this many of their bytes. */
+    private static final int SAMPLE_BYTES = 1 << 20;
     /** Slots up to this long are copied out of the mapping by a lookup ({@code Ctx.readSlot}). */
     private static final int SMALL_SLOT = 512;
     /**
@@ -255,6 +274,15 @@ public final class Store implements AutoCloseable {
      */
     private ByteBuffer wbuf;
     private MemorySegment wseg;
+    /**
+     * The file's symbol table when its values may be compressed (format version 3), else null. Replaced only under
+     * the write lock (a compaction), so a reader holding the read lock sees the table its slots were written with.
+     */
+    private SymbolTable symbols;
+    /** A put's compressed value ({@link #pack}); grown as needed, up to twice {@link #PACK_MAX}. */
+    private ByteBuffer packBuf;
+    /** A compaction's rebuilt slot ({@link #repack}); dropped after it. */
+    private ByteBuffer compactBuf;
     private final ByteBuffer fbuf = ByteBuffer.allocate(Slots.HEADER).order(ByteOrder.LITTLE_ENDIAN);
     /**
      * The data file's mapping when the backend maps files ({@link StorageFile#mapping}), else null: slots are
@@ -507,6 +535,7 @@ public final class Store implements AutoCloseable {
             throw IolabException.io("delete the unfinished compaction file of", file, e);
         }
         Header h = readHeader(data, file);
+        symbols = h != null && h.packed() ? readTable(data, file) : null;
         if (h == null) {
             if (isBlank(data, file) && readOnly) {
                 throw new StoreRecoveryNeededException(file, "its creation was interrupted (the file holds only"
@@ -528,8 +557,10 @@ public final class Store implements AutoCloseable {
             repairs.add(new StoreReport.Problem(file, 0, "neither header copy is valid; a new header was written",
                     false));
             // its data end is the file's: a run of zeros is damage to skip, not the end of the data
+            // a symbol table that still checks out says the file was compressed (its slots' packed bits need it)
+            symbols = SymbolTable.read(tablePage(data), 0);
             h = new Header(1, 0, Math.max(Slots.DATA_START, data.size() & -8L), false,
-                    ThreadLocalRandom.current().nextLong(), false);
+                    ThreadLocalRandom.current().nextLong(), false, symbols != null);
         }
         header = h;
         checkpointSeq = h.checkpointSeq();
@@ -628,6 +659,40 @@ public final class Store implements AutoCloseable {
         free.clear();
         liveBytes = 0;
         storedBytes = 0;
+    }
+
+    /** @return null when the compressed value of {@code v} bytes at {@code at} of {@code b} decodes, else why not */
+    static String undecodable(SymbolTable t, ByteBuffer b, int at, int v) {
+        if (t == null) {
+            return "a compressed value in a file without a symbol table";
+        }
+        int n = t.decodedLength(b, at, v);
+        return n < 0 || n > Slots.MAX_VALUE ? "a compressed value that does not decode with the file's symbol table"
+                : null;
+    }
+
+    /** @return the bytes of the header page where a symbol table is written (fewer when the file is shorter) */
+    static ByteBuffer tablePage(StorageFile f) {
+        int n = (int) Math.max(0, Math.min(SymbolTable.MAX_SERIALIZED, f.size() - Header.TABLE));
+        ByteBuffer b = ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
+        if (n > 0) {
+            f.read(Header.TABLE, b);
+        }
+        return b.clear();
+    }
+
+    /**
+     * @return the symbol table of a file whose header says it has one
+     * @throws StoreCorruptedException when it is damaged: no compressed value can be decoded without it
+     */
+    static SymbolTable readTable(StorageFile f, Path file) {
+        SymbolTable t = SymbolTable.read(tablePage(f), 0);
+        if (t == null) {
+            throw new StoreCorruptedException(file, Header.TABLE, "the symbol table of this compressed store is"
+                    + " damaged, so its compressed values cannot be decoded",
+                    "the file is unchanged; restore it from a backup (repair cannot rebuild the table)");
+        }
+        return t;
     }
 
     private static Header readHeader(StorageFile f, Path file) {
@@ -736,7 +801,8 @@ public final class Store implements AutoCloseable {
         deleteSegments();
         truncateData(0);
         truncateData(Header.PAGE);
-        header = new Header(0, 0, Slots.DATA_START, true, ThreadLocalRandom.current().nextLong(), false);
+        header = new Header(0, 0, Slots.DATA_START, true, ThreadLocalRandom.current().nextLong(), false, false);
+        symbols = null;
         writeHeader(header);
         data.force(true);
         syncDirectory(file);
@@ -1137,6 +1203,10 @@ public final class Store implements AutoCloseable {
         long slotLength;
         int foundKeyLen;
         int foundValueLen;
+        /** Whether the value found is compressed ({@link Slots#PACKED}): {@link #unpack} decodes it. */
+        boolean foundPacked;
+        /** Decodes compressed values ({@link #unpack}). */
+        final Unpacker unpacker = new Unpacker();
         /** Visitors of the store this thread is inside ({@link #scan}, {@link #get(ByteBuffer, ValueVisitor)}). */
         int visiting;
 
@@ -1186,6 +1256,7 @@ public final class Store implements AutoCloseable {
             slotLength = Slots.slotLength(w0);
             foundKeyLen = Slots.keyLength(w0);
             foundValueLen = (int) Slots.valueLength(w0);
+            foundPacked = Slots.packed(w0);
             int length = Slots.HEADER + foundKeyLen + foundValueLen;
             if (length <= small.length) {
                 // a small slot: one copy out of the mapping, then the CRC, the key's comparison and the value's
@@ -1224,6 +1295,7 @@ public final class Store implements AutoCloseable {
             slotLength = Slots.slotLength(w0);
             foundKeyLen = Slots.keyLength(w0);
             foundValueLen = (int) Slots.valueLength(w0);
+            foundPacked = Slots.packed(w0);
             int need = Slots.HEADER + foundKeyLen + foundValueLen;
             if (need > n) {
                 if (need > buf.capacity()) {
@@ -1232,6 +1304,18 @@ public final class Store implements AutoCloseable {
                 data.read(offset, buf.clear().limit(need));
             }
             cur = buf;
+        }
+
+        /**
+         * Decodes the compressed value found into {@code unpacker.plain()}.
+         *
+         * @param offset the slot's offset, for the error
+         * @return its length
+         * @throws StoreCorruptedException when it does not decode (or the file has no table)
+         */
+        int unpack(long offset) {
+            Store s = store();
+            return unpacker.unpack(s.symbols, cur, Slots.HEADER + foundKeyLen, foundValueLen, s.file, offset);
         }
 
         void checkCrc(long offset) {
@@ -1257,8 +1341,13 @@ public final class Store implements AutoCloseable {
         long stamp = rw.readLock();
         try {
             checkOpen();
-            if (index.find(hash, ctx.with(kb)) < 0) {
+            int pos = index.find(hash, ctx.with(kb));
+            if (pos < 0) {
                 return null;
+            }
+            if (ctx.foundPacked) {
+                int n = ctx.unpack(index.offsetAt(pos)); // first: it may replace the buffer plain() returns
+                return Arrays.copyOf(ctx.unpacker.plain(), n);
             }
             byte[] out = new byte[ctx.foundValueLen];
             ctx.cur.get(Slots.HEADER + ctx.foundKeyLen, out);
@@ -1294,7 +1383,13 @@ public final class Store implements AutoCloseable {
             }
             ctx.visiting++;
             try {
-                visitor.visit(ctx.cur.slice(Slots.HEADER + ctx.foundKeyLen, ctx.foundValueLen).asReadOnlyBuffer());
+                if (ctx.foundPacked) {
+                    int n = ctx.unpack(index.offsetAt(pos));
+                    visitor.visit(ByteBuffer.wrap(ctx.unpacker.plain(), 0, n).slice().asReadOnlyBuffer());
+                } else {
+                    visitor.visit(ctx.cur.slice(Slots.HEADER + ctx.foundKeyLen, ctx.foundValueLen)
+                            .asReadOnlyBuffer());
+                }
             } finally {
                 ctx.visiting--;
             }
@@ -1364,6 +1459,9 @@ public final class Store implements AutoCloseable {
                         private ByteBuffer chunk;
                         private ByteBuffer keyView;
                         private ByteBuffer valueView;
+                        private final Unpacker unpacker = new Unpacker();
+                        private ByteBuffer plainView;
+                        private byte[] viewed;
 
                         @Override
                         public void live(long offset, int slotLength, long seq, ByteBuffer b, int at, int k,
@@ -1380,8 +1478,24 @@ public final class Store implements AutoCloseable {
                             // two views per chunk, moved from record to record, not two slices per record (and
                             // big-endian each time, as a slice would be, whatever the last visitor set)
                             int key = at + Slots.HEADER;
+                            ByteBuffer value;
+                            if (Slots.packed(b.getLong(at))) {
+                                value = unpack(offset, b, key + k, v);
+                            } else {
+                                value = valueView.limit(key + k + v).position(key + k);
+                            }
                             visitor.visit(keyView.limit(key + k).position(key).order(ByteOrder.BIG_ENDIAN),
-                                    valueView.limit(key + k + v).position(key + k).order(ByteOrder.BIG_ENDIAN));
+                                    value.order(ByteOrder.BIG_ENDIAN));
+                        }
+
+                        /** @return a read-only view of the compressed value at {@code at} of {@code b}, decoded */
+                        private ByteBuffer unpack(long offset, ByteBuffer b, int at, int v) {
+                            int n = unpacker.unpack(symbols, b, at, v, file, offset);
+                            if (viewed != unpacker.plain()) {
+                                viewed = unpacker.plain();
+                                plainView = ByteBuffer.wrap(viewed).asReadOnlyBuffer();
+                            }
+                            return plainView.limit(n).position(0);
                         }
 
                         @Override
@@ -1452,7 +1566,9 @@ public final class Store implements AutoCloseable {
                         + " several stores");
             }
             try {
-                return doPut(hash, key, value, k, v, pos, oldOff, oldLen, oldKv);
+                ByteBuffer packed = pack(symbols, value);
+                return packed == null ? doPut(hash, key, value, k, v, false, pos, oldOff, oldLen, oldKv)
+                        : doPut(hash, key, packed, k, packed.remaining(), true, pos, oldOff, oldLen, oldKv);
             } catch (RuntimeException | Error e) {
                 fail(e);
                 throw e;
@@ -1462,8 +1578,28 @@ public final class Store implements AutoCloseable {
         }
     }
 
-    private long doPut(long hash, ByteBuffer key, ByteBuffer value, int k, int v, int pos, long oldOff, int oldLen,
-            int oldKv) {
+    /**
+     * @param t the symbol table to compress with, or null
+     * @param value a value to put (not changed)
+     * @return it compressed with {@code t}, in {@link #packBuf}, when there is one and that makes it
+     *     shorter; else null
+     */
+    private ByteBuffer pack(SymbolTable t, ByteBuffer value) {
+        int v = value.remaining();
+        if (t == null || v == 0 || v > PACK_MAX) {
+            return null;
+        }
+        int room = SymbolTable.maxEncoded(v);
+        if (packBuf == null || packBuf.capacity() < room) {
+            packBuf = ByteBuffer.allocate(Math.max(room, packBuf == null ? 256 : Math.min(2 * PACK_MAX,
+                    packBuf.capacity() * 2))).order(ByteOrder.LITTLE_ENDIAN);
+        }
+        int n = t.encode(value, packBuf.clear(), 0);
+        return n < v ? packBuf.limit(n).position(0) : null;
+    }
+
+    private long doPut(long hash, ByteBuffer key, ByteBuffer value, int k, int v, boolean packed, int pos,
+            long oldOff, int oldLen, int oldKv) {
         markDirty();
         drainDurable(durableSequence());
         int need = Slots.needed(k, v);
@@ -1493,7 +1629,7 @@ public final class Store implements AutoCloseable {
         }
         long seq = lastSeq + 1;
         ByteBuffer b = writeBuffer(Redo.HEADER + need);
-        Slots.writeLive(b, Redo.HEADER, slotLen, seq, key, value, wcrc);
+        Slots.writeLive(b, Redo.HEADER, slotLen, seq, key, value, packed, wcrc);
         if (redo) {
             b.put(0, (byte) Redo.PUT).put(1, (byte) 0).putShort(2, (short) 0).putInt(4, need).putLong(8, seq)
                     .putLong(16, off).putLong(24, remOff).putInt(32, remLen).putInt(36, oldLen).putLong(40, oldOff)
@@ -1958,10 +2094,15 @@ public final class Store implements AutoCloseable {
             java.util.Arrays.sort(offsets, 0, n);
             KeyIndex fresh = new KeyIndex();
             long stored = 0;
+            long live = 0;
             long end = Slots.DATA_START;
-            Header h = new Header(0, lastSeq, 0, true, ThreadLocalRandom.current().nextLong(), false);
+            Header h = new Header(0, lastSeq, 0, true, ThreadLocalRandom.current().nextLong(), false, false);
             Ctx ctx = contexts.get();
+            SymbolTable table = null;
             try {
+                if (options.compression()) {
+                    table = train(offsets, n, ctx);
+                }
                 try (StorageFile out = options.opener().open(tmp, true)) {
                     out.truncate(0);
                     ByteBuffer chunk = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
@@ -1969,7 +2110,29 @@ public final class Store implements AutoCloseable {
                     for (int i = 0; i < n; i++) {
                         ctx.readSlotCopy(offsets[i]);
                         ctx.checkCrc(offsets[i]);
+                        if (table != null || ctx.foundPacked) {
+                            // compressed with the new table, or decoded: a new slot (same key and sequence)
+                            ByteBuffer b = repack(table, offsets[i], ctx);
+                            int len = b.remaining();
+                            if (chunk.position() + len > chunk.capacity()) {
+                                out.write(chunkAt, chunk.flip());
+                                chunkAt = end;
+                                chunk.clear();
+                            }
+                            if (len > chunk.capacity()) {
+                                out.write(end, b);
+                                chunkAt = end + len;
+                            } else {
+                                chunk.put(b);
+                            }
+                            fresh.insert(Slots.hash(b, Slots.HEADER, ctx.foundKeyLen), end);
+                            live += Slots.keyAndValue(b.getLong(0));
+                            end += len;
+                            stored += len;
+                            continue;
+                        }
                         int kv = ctx.foundKeyLen + ctx.foundValueLen;
+                        live += kv;
                         int len = Slots.needed(ctx.foundKeyLen, ctx.foundValueLen);
                         ByteBuffer b = ctx.buf;
                         if (len > b.capacity()) {
@@ -2005,9 +2168,13 @@ public final class Store implements AutoCloseable {
                     if (chunk.position() > 0) {
                         out.write(chunkAt, chunk.flip());
                     }
-                    h = new Header(0, lastSeq, end, true, h.incarnation(), false);
+                    h = new Header(0, lastSeq, end, true, h.incarnation(), false, table != null);
                     if (out.size() < end) {
                         out.truncate(end);
+                    }
+                    if (table != null) {
+                        ByteBuffer t = ByteBuffer.allocate(SymbolTable.MAX_SERIALIZED).order(ByteOrder.LITTLE_ENDIAN);
+                        out.write(Header.TABLE, t.limit(table.write(t, 0)).position(0));
                     }
                     out.write(h.position(), h.encode());
                     out.force(true);
@@ -2037,6 +2204,8 @@ public final class Store implements AutoCloseable {
             index = fresh;
             free.clear();
             storedBytes = stored;
+            liveBytes = live;
+            symbols = table;
             dataEnd = end;
             header = h;
             if (options.checkpoint()) {
@@ -2044,8 +2213,65 @@ public final class Store implements AutoCloseable {
             }
             return new CompactResult(n, before, data.size(), System.nanoTime() - t0);
         } finally {
+            compactBuf = null;
             rw.unlockWrite(stamp);
         }
+    }
+
+    /**
+     * Trains a compaction's symbol table on up to {@value #SAMPLE_RECORDS} evenly spaced live values (their first 4
+     * KiB each, {@value #SAMPLE_BYTES} bytes in all).
+     *
+     * @param offsets the live records' offsets, {@code n} of them
+     * @return the table, or null when the values would not get shorter
+     */
+    private SymbolTable train(long[] offsets, int n, Ctx ctx) {
+        List<ByteBuffer> sample = new ArrayList<>();
+        int step = Math.max(1, n / SAMPLE_RECORDS);
+        long bytes = 0;
+        for (int i = 0; i < n && bytes < SAMPLE_BYTES; i += step) {
+            ctx.readSlotCopy(offsets[i]);
+            ctx.checkCrc(offsets[i]);
+            byte[] v;
+            if (ctx.foundPacked) {
+                int m = ctx.unpack(offsets[i]);
+                v = Arrays.copyOf(ctx.unpacker.plain(), Math.min(4096, m));
+            } else {
+                v = new byte[Math.min(4096, ctx.foundValueLen)];
+                ctx.cur.get(Slots.HEADER + ctx.foundKeyLen, v);
+            }
+            sample.add(ByteBuffer.wrap(v));
+            bytes += v.length;
+        }
+        return SymbolTable.train(sample);
+    }
+
+    /**
+     * Builds the compacted copy of the live slot {@code ctx} found: its value decoded, then compressed with
+     * {@code table} when that makes it shorter.
+     *
+     * @return the new slot, position 0 to its length, in a buffer of the compaction's
+     */
+    private ByteBuffer repack(SymbolTable table, long offset, Ctx ctx) {
+        ByteBuffer slot = ctx.cur;
+        int k = ctx.foundKeyLen;
+        ByteBuffer raw;
+        if (ctx.foundPacked) {
+            int m = ctx.unpack(offset);
+            raw = ByteBuffer.wrap(ctx.unpacker.plain(), 0, m).slice();
+        } else {
+            raw = slot.slice(Slots.HEADER + k, ctx.foundValueLen);
+        }
+        ByteBuffer packed = pack(table, raw);
+        ByteBuffer value = packed == null ? raw : packed;
+        int len = Slots.needed(k, value.remaining());
+        if (compactBuf == null || compactBuf.capacity() < len) {
+            compactBuf = ByteBuffer.allocateDirect(Math.max(len, 4096)).order(ByteOrder.LITTLE_ENDIAN);
+        }
+        long w0 = slot.getLong(0);
+        Slots.writeLive(compactBuf.clear(), 0, len, Slots.seq(w0, slot.getInt(8)), slot.slice(Slots.HEADER, k), value,
+                packed != null, ctx.crc);
+        return compactBuf.limit(len).position(0);
     }
 
     /** @return a snapshot of the store's space use and sequences */
@@ -2062,7 +2288,7 @@ public final class Store implements AutoCloseable {
                 long freeBytes = free.bytes() + pendingBytes;
                 return new StoreStats(index.size(), liveBytes, storedBytes, freeBytes, free.count() + pending.size(),
                         pending.size(), dataEnd, size, size == 0 ? 0 : (double) freeBytes / size, lastSeq,
-                        durableSequence(), checkpointSeq, redoBytes);
+                        durableSequence(), checkpointSeq, redoBytes, symbols == null ? 0 : symbols.symbols());
             } finally {
                 rw.unlockRead(stamp);
             }

@@ -24,9 +24,11 @@ public final class StoreOptions {
     private final long redoLimit;
     private final FileOpener opener;
     private final UnaryOperator<JournalOptions> journalTweak;
+    private final boolean compression;
 
     private StoreOptions(Backend backend, Durability durability, Duration batchInterval, long batchBytes,
-            boolean checkpoint, long redoLimit, FileOpener opener, UnaryOperator<JournalOptions> journalTweak) {
+            boolean checkpoint, long redoLimit, FileOpener opener, UnaryOperator<JournalOptions> journalTweak,
+            boolean compression) {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.durability = Objects.requireNonNull(durability, "durability");
         this.batchInterval = batchInterval;
@@ -35,13 +37,14 @@ public final class StoreOptions {
         this.redoLimit = redoLimit;
         this.opener = opener;
         this.journalTweak = journalTweak;
+        this.compression = compression;
     }
 
     /** @return the default options */
     public static StoreOptions defaults() {
         JournalOptions j = JournalOptions.defaults();
         return new StoreOptions(Backend.DEFAULT, Durability.BATCH, j.batchInterval(), j.batchBytes(), true,
-                64L << 20, null, null);
+                64L << 20, null, null, false);
     }
 
     /**
@@ -53,7 +56,7 @@ public final class StoreOptions {
             throw new IolabException("null backend: give one of " + java.util.Arrays.toString(Backend.values()));
         }
         return new StoreOptions(value, durability, batchInterval, batchBytes, checkpoint, redoLimit, opener,
-                journalTweak);
+                journalTweak, compression);
     }
 
     /**
@@ -65,7 +68,7 @@ public final class StoreOptions {
             throw new IolabException("null durability: give NONE, BATCH or ALWAYS");
         }
         return new StoreOptions(backend, value, batchInterval, batchBytes, checkpoint, redoLimit, opener,
-                journalTweak);
+                journalTweak, compression);
     }
 
     /**
@@ -82,7 +85,8 @@ public final class StoreOptions {
             throw new IolabException("bad batch thresholds " + interval + " / " + bytes
                     + " bytes: use an interval from 1 µs to a day and at least 1 byte");
         }
-        return new StoreOptions(backend, durability, interval, bytes, checkpoint, redoLimit, opener, journalTweak);
+        return new StoreOptions(backend, durability, interval, bytes, checkpoint, redoLimit, opener, journalTweak,
+                compression);
     }
 
     /**
@@ -96,7 +100,7 @@ public final class StoreOptions {
      */
     public StoreOptions withCheckpoint(boolean value) {
         return new StoreOptions(backend, durability, batchInterval, batchBytes, value, redoLimit, opener,
-                journalTweak);
+                journalTweak, compression);
     }
 
     /**
@@ -108,19 +112,31 @@ public final class StoreOptions {
             throw new IolabException("bad redo limit " + bytes + ": use at least 4096 bytes");
         }
         return new StoreOptions(backend, durability, batchInterval, batchBytes, checkpoint, bytes, opener,
-                journalTweak);
+                journalTweak, compression);
+    }
+
+    /**
+     * @param value with true, {@link Store#compact()} trains a symbol table on the live values and stores every value
+     *        that gets shorter compressed, and later puts into that file compress with it; with false (the default),
+     *        a compaction writes every value plain and drops the file's table. A store whose file has a table
+     *        compresses its puts whatever this says (see {@link Store}, <em>Compression</em>)
+     * @return a copy with it
+     */
+    public StoreOptions withCompression(boolean value) {
+        return new StoreOptions(backend, durability, batchInterval, batchBytes, checkpoint, redoLimit, opener,
+                journalTweak, value);
     }
 
     /** Tests: open the data file through {@code value} instead of the backend. */
     StoreOptions withOpener(FileOpener value) {
         return new StoreOptions(backend, durability, batchInterval, batchBytes, checkpoint, redoLimit, value,
-                journalTweak);
+                journalTweak, compression);
     }
 
     /** Tests: change the redo log's journal options (e.g. to open its segments through a faulty opener). */
     StoreOptions withJournalTweak(UnaryOperator<JournalOptions> value) {
         return new StoreOptions(backend, durability, batchInterval, batchBytes, checkpoint, redoLimit, opener,
-                value);
+                value, compression);
     }
 
     /** @return the storage backend */
@@ -153,6 +169,11 @@ public final class StoreOptions {
         return redoLimit;
     }
 
+    /** @return whether {@link Store#compact()} compresses the values ({@link #withCompression}) */
+    public boolean compression() {
+        return compression;
+    }
+
     FileOpener opener() {
         return opener != null ? opener : backend::open;
     }
@@ -169,6 +190,7 @@ public final class StoreOptions {
     @Override
     public String toString() {
         return "StoreOptions[backend=" + backend + ", durability=" + durability + ", batch=" + batchInterval + "/"
-                + batchBytes + " bytes, checkpoint=" + checkpoint + ", redoLimit=" + redoLimit + "]";
+                + batchBytes + " bytes, checkpoint=" + checkpoint + ", redoLimit=" + redoLimit
+                + ", compression=" + compression + "]";
     }
 }

@@ -18,8 +18,10 @@ package org.iolab.store;
  * @param durableSequence the highest sequence durable at the store's level ({@link Store#durableSequence()})
  * @param checkpointSequence the sequence the last checkpoint covers
  * @param redoBytes bytes in the redo log since the last checkpoint
+ * @param symbols the symbols of the file's compression table (0 when its values are not compressed: see
+ *        {@link StoreOptions#withCompression})
  */
 public record StoreStats(long liveRecords, long liveBytes, long storedBytes, long freeBytes, long holes,
         long pendingFrees, long dataEnd, long fileSize, double fragmentation, long lastSequence,
-        long durableSequence, long checkpointSequence, long redoBytes) {
+        long durableSequence, long checkpointSequence, long redoBytes, int symbols) {
 }

@@ -73,6 +73,11 @@ final class Verifier {
                 }
             }
             Header h = a == null || (b != null && b.generation() > a.generation()) ? b : a;
+            SymbolTable table = h.packed() ? SymbolTable.read(Store.tablePage(f), 0) : null;
+            if (h.packed() && table == null) {
+                problems.add(new StoreReport.Problem(file, Header.TABLE, "the symbol table of this compressed store is"
+                        + " damaged: its compressed values cannot be decoded (repair cannot rebuild it)", false));
+            }
             List<ByteBuffer> records = redoRecords(file, h.checkpointSeq(), problems);
             long redo = records == null ? 0 : records.size();
             boolean clean = h.clean() && redo == 0;
@@ -105,6 +110,13 @@ final class Verifier {
                         public void live(long offset, int slotLength, long seq, ByteBuffer buf, int at, int k,
                                 int v) {
                             counts[0]++;
+                            if (Slots.packed(buf.getLong(at)) && (table != null || !h.packed())) {
+                                // a damaged table is reported once, above
+                                String wrong = Store.undecodable(table, buf, at + Slots.HEADER + k, v);
+                                if (wrong != null) {
+                                    problems.add(new StoreReport.Problem(file, offset, wrong, false));
+                                }
+                            }
                         }
 
                         @Override

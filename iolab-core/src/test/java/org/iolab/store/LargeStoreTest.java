@@ -56,7 +56,7 @@ class LargeStoreTest {
                 ch.write(h, end);
                 end += length;
             }
-            Header header = new Header(0, FILLERS, end, true, 42, false);
+            Header header = new Header(0, FILLERS, end, true, 42, false, false);
             ch.write(header.encode(), 0);
             ch.truncate(end);
             if (ch.size() < end) {

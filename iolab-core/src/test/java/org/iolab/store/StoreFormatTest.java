@@ -54,7 +54,7 @@ class StoreFormatTest {
         ByteBuffer b = ByteBuffer.allocate(80).order(ByteOrder.LITTLE_ENDIAN);
         long seq = 0x0000_8765_4321_0FEDL;
         int n = Slots.writeLive(b, 0, 72, seq, ByteBuffer.wrap(new byte[10]), ByteBuffer.wrap(new byte[40]),
-                new CRC32C());
+                false, new CRC32C());
         assertEquals(72, n);
         int first = b.getInt(0);
         assertEquals(72 / 8, first & 0x7F_FFFF);
@@ -100,7 +100,8 @@ class StoreFormatTest {
         int length = Slots.needed(k, v);
         assertEquals(Slots.MAX_SLOT, length);
         ByteBuffer b = ByteBuffer.allocate(length + 8).order(ByteOrder.LITTLE_ENDIAN);
-        Slots.writeLive(b, 0, length, 5, ByteBuffer.allocate(k), ByteBuffer.allocate(v), new CRC32C());
+        Slots.writeLive(b, 0, length, 5, ByteBuffer.allocate(k), ByteBuffer.allocate(v), false,
+                new CRC32C());
         long before = b.getLong(0);
         // a repair extending it by the 8 bytes of damage after it would make a slot no open accepts
         assertFalse(Slots.relength(b, 0, length + 8, new CRC32C()));

@@ -132,9 +132,9 @@ class StoreRepairCrashTest {
         }
         java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
         ByteBuffer newer = ByteBuffer.allocate(48).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        Slots.writeLive(newer, 0, 48, 5, ByteBuffer.wrap(b("K")), ByteBuffer.wrap(b("n".repeat(30))), crc);
+        Slots.writeLive(newer, 0, 48, 5, ByteBuffer.wrap(b("K")), ByteBuffer.wrap(b("n".repeat(30))), false, crc);
         ByteBuffer older = ByteBuffer.allocate(48).order(java.nio.ByteOrder.LITTLE_ENDIAN);
-        Slots.writeLive(older, 0, 40, 3, ByteBuffer.wrap(b("K")), ByteBuffer.wrap(b("o".repeat(22))), crc);
+        Slots.writeLive(older, 0, 40, 3, ByteBuffer.wrap(b("K")), ByteBuffer.wrap(b("o".repeat(22))), false, crc);
         for (int i = 40; i < 48; i++) {
             older.put(i, (byte) 0xFF); // 8 bytes of damage after the 40-byte older copy
         }

@@ -12,7 +12,8 @@ import org.iolab.store.StoreOptions;
 
 /**
  * iolab's store size on Bruno's employee workload before and after {@link Store#compact()}, against the live key and
- * value bytes: the record store's two size targets (at most 1.5× the live data before compaction, 1.1× after).
+ * value bytes: the record store's two size targets (at most 1.5× the live data before compaction, 1.1× after), and
+ * after a compaction with compression ({@link StoreOptions#withCompression}).
  * Sizes are deterministic (the same workload writes the same bytes), so one run is the figure; it is a size, not a
  * timing, hence not a JMH benchmark.
  *
@@ -26,8 +27,10 @@ public final class CompactedSize {
      * @param liveBytes key and value bytes live after the workload
      * @param before the store's folder after the workload, closed (bytes)
      * @param after the folder after {@link Store#compact()} and a close (bytes)
+     * @param compressed the folder after a compaction with compression and a close (bytes)
+     * @param symbols the symbols of that compaction's table
      */
-    public record Sizes(int records, long liveBytes, long before, long after) {
+    public record Sizes(int records, long liveBytes, long before, long after, long compressed, int symbols) {
         /** @return the size before compaction / the live data */
         public double beforeRatio() {
             return (double) before / liveBytes;
@@ -37,6 +40,11 @@ public final class CompactedSize {
         public double afterRatio() {
             return (double) after / liveBytes;
         }
+
+        /** @return the size after a compaction with compression / the live data */
+        public double compressedRatio() {
+            return (double) compressed / liveBytes;
+        }
     }
 
     private CompactedSize() {
@@ -44,7 +52,8 @@ public final class CompactedSize {
 
     /**
      * Runs the workload (put, scan, get, delete half, reinsert, each checked) on iolab's store at NONE, closes it,
-     * measures the folder, compacts, closes and measures again.
+     * measures the folder, compacts, closes and measures again, then compacts with compression, checks every
+     * record against the workload and measures a third time.
      *
      * @param records employees put first
      * @param dir an empty folder for the store (left holding it)
@@ -66,7 +75,35 @@ public final class CompactedSize {
                         + workload.liveCount(Phase.REOPEN));
             }
         }
-        return new Sizes(records, workload.liveBytes(Phase.REOPEN), before, Folders.size(dir));
+        long after = Folders.size(dir);
+        int symbols;
+        try (Store store = Store.open(IolabStoreEngine.file(dir), StoreOptions.defaults()
+                .withDurability(Durability.NONE).withCompression(true))) {
+            store.compact();
+            symbols = store.stats().symbols();
+            checkAll(store, workload);
+        }
+        return new Sizes(records, workload.liveBytes(Phase.REOPEN), before, after, Folders.size(dir), symbols);
+    }
+
+    /** Checks that the store holds exactly the workload's live records after its last phase, value for value. */
+    private static void checkAll(Store store, EmployeeWorkload workload) {
+        long live = 0;
+        for (int i = 0; i < workload.records() + workload.reinserted(); i++) {
+            byte[] got = store.get(workload.key(i));
+            if (workload.live(Phase.REOPEN, i)) {
+                live++;
+                if (!java.util.Arrays.equals(got, workload.value(i))) {
+                    throw new IolabException("after the compression, employee " + i + " reads back wrong");
+                }
+            } else if (got != null) {
+                throw new IolabException("after the compression, deleted employee " + i + " is back");
+            }
+        }
+        if (store.size() != live) {
+            throw new IolabException("after the compression the store holds " + store.size() + " records, not "
+                    + live);
+        }
     }
 
     /**
@@ -97,6 +134,8 @@ public final class CompactedSize {
                         s.before(), s.beforeRatio());
                 out.printf("after compact():                                 %d bytes = %.3f x live (target <= 1.1)%n",
                         s.after(), s.afterRatio());
+                out.printf("after compact() with compression (%3d symbols):   %d bytes = %.3f x live (target <= 1.1)%n",
+                        s.symbols(), s.compressed(), s.compressedRatio());
                 return 0;
             } finally {
                 Folders.delete(dir);

@@ -22,6 +22,7 @@ public final class IolabStoreEngine implements KvEngine {
     private final Backend backend;
     private Store store;
     private Path dir;
+    private StoreOptions options;
 
     /**
      * @param backend the storage backend
@@ -46,8 +47,23 @@ public final class IolabStoreEngine implements KvEngine {
     @Override
     public void open(Path dir, Durability durability, Sizing sizing) {
         this.dir = dir;
-        store = Store.open(file(dir),
-                StoreOptions.defaults().withBackend(backend).withDurability(durability));
+        options = StoreOptions.defaults().withBackend(backend).withDurability(durability);
+        store = Store.open(file(dir), options);
+    }
+
+    /**
+     * Closes the store, reopens it with or without {@link StoreOptions#withCompression compression} and compacts it
+     * ({@link StoreCompressionBenchmark}).
+     *
+     * @param compress whether the compaction compresses the values
+     * @return the symbols of the store's table after it (0 without compression)
+     */
+    int compact(boolean compress) {
+        store.close();
+        store = null;
+        store = Store.open(file(dir), options.withCompression(compress));
+        store.compact();
+        return store.stats().symbols();
     }
 
     @Override
