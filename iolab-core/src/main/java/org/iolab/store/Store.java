@@ -535,7 +535,23 @@ public final class Store implements AutoCloseable {
             throw IolabException.io("delete the unfinished compaction file of", file, e);
         }
         Header h = readHeader(data, file);
-        symbols = h != null && h.packed() ? readTable(data, file) : null;
+        symbols = null;
+        if (h != null && h.packed()) {
+            symbols = SymbolTable.read(tablePage(data), 0);
+            if (symbols == null && repairs == null) {
+                throw new StoreCorruptedException(file, Header.TABLE, "the symbol table of this compressed store is"
+                        + " damaged, so its compressed values cannot be decoded", "the file is unchanged; 'iolab store"
+                        + " repair " + file + "' keeps the records stored plain and drops the compressed ones; restore"
+                        + " the file from a backup to keep those");
+            }
+            if (symbols == null) {
+                repairs.add(new StoreReport.Problem(file, Header.TABLE, "the symbol table is damaged: the compressed"
+                        + " records are dropped and the file is written plain", false));
+                // not clean: the index is rebuilt by the scan, which drops them; the header written is version 2
+                h = new Header(h.generation(), h.checkpointSeq(), h.dataEnd(), false, h.incarnation(), h.redoFlag(),
+                        false);
+            }
+        }
         if (h == null) {
             if (isBlank(data, file) && readOnly) {
                 throw new StoreRecoveryNeededException(file, "its creation was interrupted (the file holds only"
@@ -679,20 +695,6 @@ public final class Store implements AutoCloseable {
             f.read(Header.TABLE, b);
         }
         return b.clear();
-    }
-
-    /**
-     * @return the symbol table of a file whose header says it has one
-     * @throws StoreCorruptedException when it is damaged: no compressed value can be decoded without it
-     */
-    static SymbolTable readTable(StorageFile f, Path file) {
-        SymbolTable t = SymbolTable.read(tablePage(f), 0);
-        if (t == null) {
-            throw new StoreCorruptedException(file, Header.TABLE, "the symbol table of this compressed store is"
-                    + " damaged, so its compressed values cannot be decoded",
-                    "the file is unchanged; restore it from a backup (repair cannot rebuild the table)");
-        }
-        return t;
     }
 
     private static Header readHeader(StorageFile f, Path file) {
@@ -1047,6 +1049,18 @@ public final class Store implements AutoCloseable {
             lastSeq = Math.max(lastSeq, seq);
             if (absorbSmall(offset, slotLength)) {
                 return;
+            }
+            if (repairs != null && Slots.packed(b.getLong(at))) {
+                String wrong = undecodable(symbols, b, at + Slots.HEADER + k, v);
+                if (wrong != null) {
+                    // (an older copy of its key, if one survived, may come back: the repair cannot tell)
+                    repairs.add(new StoreReport.Problem(file, offset, wrong + "; the record is dropped", false));
+                    free.add(offset, slotLength);
+                    prevOff = offset;
+                    prevLen = slotLength;
+                    prevLive = false;
+                    return;
+                }
             }
             long hash = Slots.hash(b, at + Slots.HEADER, k);
             ctx.keyBuf = b;
