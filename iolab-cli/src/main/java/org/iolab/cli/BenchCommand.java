@@ -17,6 +17,7 @@ import org.iolab.report.html.HtmlReport;
 import org.iolab.report.model.Limit;
 import org.iolab.report.model.ResultSet;
 import org.iolab.report.model.RunData;
+import org.iolab.storage.Durability;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -268,7 +269,11 @@ final class BenchCommand implements Callable<Integer> {
                 + storeAfter.wallSeconds(), parent, verbose, dropCaches, err);
         Baselines baselines = new Baselines(points, Math.min(p.runs(), 3), !noLimits, err);
         JournalExtras extras = new JournalExtras(journal, !noLimits, err);
-        StoreExtras storeExtras = new StoreExtras(storeAfter, !noLimits, err);
+        // the compaction sizes go with iolab's final size: its reopen at none, the largest record count
+        int compactionRecords = store.stream().filter(sp -> sp.engine().equals("iolab")
+                && sp.durability() == Durability.NONE && sp.phase().equals("reopen")).mapToInt(StorePoint::records)
+                .max().orElse(0);
+        StoreExtras storeExtras = new StoreExtras(storeAfter, compactionRecords, !noLimits, err);
         var array = run.run((workDir, dataFiles, prepare) -> {
             baselines.run(workDir, dataFiles, prepare);
             if (w.journal()) {
@@ -298,7 +303,8 @@ final class BenchCommand implements Callable<Integer> {
         List<String> notes = new ArrayList<>(baselines.notes());
         notes.addAll(extras.notes());
         notes.addAll(storeExtras.notes());
-        RunData data = new RunData(set, baselines.facts(), limits, notes, extras.latency(), storeExtras.latency());
+        RunData data = new RunData(set, baselines.facts(), limits, notes, extras.latency(), storeExtras.latency(),
+                storeExtras.compaction());
         data.writeSiblings(results);
         System.out.println("report: " + HtmlReport.write(data, results));
         if (baselines.wrongChecksum() != null) {

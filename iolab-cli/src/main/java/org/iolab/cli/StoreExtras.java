@@ -9,35 +9,43 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.iolab.IolabException;
+import org.iolab.bench.store.CompactedSize;
 import org.iolab.bench.store.StoreBenchmark;
 import org.iolab.bench.store.StoreLatency;
 import org.iolab.report.limits.LimitsRunner;
 import org.iolab.report.model.Limit;
 import org.iolab.report.model.PutLatency;
 import org.iolab.report.model.ResultSet;
+import org.iolab.report.model.StoreCompaction;
 import org.openjdk.jmh.annotations.Fork;
 
 /**
  * What the store workload measures after its JMH points, in the same workspace: the per-put latency runs
- * ({@link StoreLatency} in one child JVM with the store benchmark's JVM flags) and fio's 4 KiB write+fdatasync
- * rate of the device. A step that cannot run becomes a note; it never loses the JMH results, and one engine
+ * ({@link StoreLatency} in one child JVM with the store benchmark's JVM flags), fio's 4 KiB write+fdatasync
+ * rate of the device, and iolab's store size before and after a compaction, plain and with compression
+ * ({@link CompactedSize}, in this JVM: sizes, not timings). A step that cannot run becomes a note; it never loses the JMH results, and one engine
  * that fails does not lose the others.
  */
 final class StoreExtras {
     private final StoreLatencyRun plan;
+    private final int compactionRecords;
     private final boolean limitsWanted;
     private final PrintStream err;
     private final List<PutLatency> latency = new ArrayList<>();
     private final List<Limit> limits = new ArrayList<>();
+    private final List<StoreCompaction> compaction = new ArrayList<>();
     private final List<String> notes = new ArrayList<>();
 
     /**
      * @param plan what to run
+     * @param compactionRecords the employees of the compaction sizes' run (the workload's records of iolab's reopen
+     *        at none), or 0 for none
      * @param limitsWanted false for --no-limits (no fio job)
      * @param err where progress goes
      */
-    StoreExtras(StoreLatencyRun plan, boolean limitsWanted, PrintStream err) {
+    StoreExtras(StoreLatencyRun plan, int compactionRecords, boolean limitsWanted, PrintStream err) {
         this.plan = plan;
+        this.compactionRecords = compactionRecords;
         this.limitsWanted = limitsWanted;
         this.err = err;
     }
@@ -48,6 +56,24 @@ final class StoreExtras {
      * @param workDir the workspace
      */
     void run(Path workDir) {
+        if (compactionRecords > 0) {
+            err.println("iolab: store size before and after compaction, plain and with compression ("
+                    + compactionRecords + " employees, iolab at none)");
+            Path dir = null;
+            try {
+                dir = java.nio.file.Files.createTempDirectory(workDir, "store-compaction-");
+                CompactedSize.Sizes s = CompactedSize.measure(compactionRecords, dir);
+                compaction.add(new StoreCompaction(s.records(), s.liveBytes(), s.before(), s.after(), s.compressed(),
+                        s.symbols()));
+            } catch (IOException | IolabException e) {
+                notes.add("store size after compaction not measured: " + e.getMessage());
+                err.println("iolab: store compaction sizes failed (the other results are kept): " + e.getMessage());
+            } finally {
+                if (dir != null) {
+                    ChildJvm.deleteTree(dir, err);
+                }
+            }
+        }
         if (!plan.points().isEmpty()) {
             err.println("iolab: " + plan.describe());
             try {
@@ -150,6 +176,11 @@ final class StoreExtras {
     /** @return the per-put latency results */
     List<PutLatency> latency() {
         return List.copyOf(latency);
+    }
+
+    /** @return iolab's store sizes before and after compaction (empty when not measured) */
+    List<StoreCompaction> compaction() {
+        return List.copyOf(compaction);
     }
 
     /** @return the fio device job */

@@ -16,6 +16,7 @@ import org.iolab.report.model.Measurement;
 import org.iolab.report.model.PutLatency;
 import org.iolab.report.model.RunData;
 import org.iolab.report.model.Stats;
+import org.iolab.report.model.StoreCompaction;
 import org.iolab.report.model.TargetCheck;
 import org.iolab.report.model.Verdict;
 
@@ -89,6 +90,7 @@ public final class StoreTargets {
         out.add(versusBruno(store, "scan", "read-all"));
         out.add(reopen(store));
         out.add(finalSize(store));
+        out.add(compactedSize(run.compaction()));
         out.add(always(store, run.putLatency(), run.limits()));
         out.add(batchVersusAlways(store));
         return out;
@@ -165,6 +167,30 @@ public final class StoreTargets {
         return new TargetCheck(target, size, "live data " + Sizes.format(m.bufferSize()) + " (" + m.bufferSize()
                 + " bytes: key + value of each live employee as EmployeeCodec encodes it)", ratio, 1.5,
                 ratio <= 1.5 ? Verdict.HOLDS : Verdict.DOES_NOT_HOLD);
+    }
+
+    /**
+     * The size after a compaction (the store workload's {@code CompactedSize} run): with compression when its table
+     * made the values shorter, else the plain compaction's.
+     */
+    private static TargetCheck compactedSize(List<StoreCompaction> compaction) {
+        String target = SIZE_TARGET + " ≤ 1.1× the live data (after compaction)";
+        Optional<StoreCompaction> c = compaction.stream().max(Comparator.comparingInt(StoreCompaction::records));
+        if (c.isEmpty()) {
+            return notMeasured(target, 1.1, "no compaction sizes in this run (store-compaction.json); ./iolab bench"
+                    + " --workload store measures them with iolab at none");
+        }
+        StoreCompaction k = c.get();
+        boolean packed = k.symbols() > 0 && k.compressed() < k.after();
+        long size = packed ? k.compressed() : k.after();
+        double ratio = (double) size / k.liveBytes();
+        String what = "iolab " + Sizes.format(size) + " (" + size + " bytes) after " + (packed
+                ? "a compaction with compression (" + k.symbols() + " symbols)" : "a compaction") + ", " + k.records()
+                + " records";
+        String beside = "live data " + Sizes.format(k.liveBytes()) + " (" + k.liveBytes() + " bytes); a plain"
+                + " compaction " + k.after() + " bytes (" + Rates.ratio((double) k.after() / k.liveBytes())
+                + "), before compaction " + k.before() + " bytes";
+        return new TargetCheck(target, what, beside, ratio, 1.1, ratio <= 1.1 ? Verdict.HOLDS : Verdict.DOES_NOT_HOLD);
     }
 
     private static TargetCheck always(List<Measurement> store, List<PutLatency> latency, List<Limit> limits) {

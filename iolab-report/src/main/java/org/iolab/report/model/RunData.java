@@ -10,7 +10,8 @@ import org.iolab.IolabException;
 /**
  * Everything a report is made from: {@code results.json} and, beside it, {@code machine.json} (facts about
  * the machine), {@code limits.json} (native and fio baselines), {@code journal-latency.json} (the journal's
- * latency runs) and {@code store-latency.json} (the store's per-put latency runs), when present.
+ * latency runs), {@code store-latency.json} (the store's per-put latency runs) and {@code store-compaction.json} (the
+ * store's sizes before and after compaction), when present.
  *
  * @param results the measurements
  * @param machine facts about the machine (empty when machine.json is missing)
@@ -18,9 +19,10 @@ import org.iolab.IolabException;
  * @param notes why a part is missing, for the report (e.g. "no C compiler: C baseline skipped")
  * @param latency the journal's latency runs (empty when journal-latency.json is missing)
  * @param putLatency the store's per-put latency runs (empty when store-latency.json is missing)
+ * @param compaction the store's sizes before and after compaction (empty when store-compaction.json is missing)
  */
 public record RunData(ResultSet results, List<Fact> machine, List<Limit> limits, List<String> notes,
-                      List<Latency> latency, List<PutLatency> putLatency) {
+                      List<Latency> latency, List<PutLatency> putLatency, List<StoreCompaction> compaction) {
     /** File name of the machine facts beside results.json. */
     public static final String MACHINE_FILE = "machine.json";
     /** File name of the physical limits beside results.json. */
@@ -31,6 +33,8 @@ public record RunData(ResultSet results, List<Fact> machine, List<Limit> limits,
     public static final String LATENCY_FILE = "journal-latency.json";
     /** File name of the store's per-put latency runs beside results.json. */
     public static final String PUT_LATENCY_FILE = "store-latency.json";
+    /** File name of the store's compaction sizes beside results.json. */
+    public static final String COMPACTION_FILE = "store-compaction.json";
 
     /** Copies the lists. */
     public RunData {
@@ -39,6 +43,22 @@ public record RunData(ResultSet results, List<Fact> machine, List<Limit> limits,
         notes = List.copyOf(notes);
         latency = List.copyOf(latency);
         putLatency = List.copyOf(putLatency);
+        compaction = List.copyOf(compaction);
+    }
+
+    /**
+     * A run without the store's compaction sizes.
+     *
+     * @param results the measurements
+     * @param machine facts about the machine
+     * @param limits physical limits
+     * @param notes why a part is missing
+     * @param latency the journal's latency runs
+     * @param putLatency the store's per-put latency runs
+     */
+    public RunData(ResultSet results, List<Fact> machine, List<Limit> limits, List<String> notes,
+                   List<Latency> latency, List<PutLatency> putLatency) {
+        this(results, machine, limits, notes, latency, putLatency, List.of());
     }
 
     /**
@@ -52,7 +72,7 @@ public record RunData(ResultSet results, List<Fact> machine, List<Limit> limits,
      */
     public RunData(ResultSet results, List<Fact> machine, List<Limit> limits, List<String> notes,
                    List<Latency> latency) {
-        this(results, machine, limits, notes, latency, List.of());
+        this(results, machine, limits, notes, latency, List.of(), List.of());
     }
 
     /**
@@ -64,7 +84,7 @@ public record RunData(ResultSet results, List<Fact> machine, List<Limit> limits,
      * @param notes why a part is missing
      */
     public RunData(ResultSet results, List<Fact> machine, List<Limit> limits, List<String> notes) {
-        this(results, machine, limits, notes, List.of(), List.of());
+        this(results, machine, limits, notes, List.of(), List.of(), List.of());
     }
 
     /**
@@ -79,12 +99,15 @@ public record RunData(ResultSet results, List<Fact> machine, List<Limit> limits,
         List<String> notes = read(dir.resolve(NOTES_FILE), new TypeReference<List<String>>() { });
         List<Latency> latency = read(dir.resolve(LATENCY_FILE), new TypeReference<List<Latency>>() { });
         List<PutLatency> putLatency = read(dir.resolve(PUT_LATENCY_FILE), new TypeReference<List<PutLatency>>() { });
-        return new RunData(results, machine, limits, notes, latency, putLatency);
+        List<StoreCompaction> compaction = read(dir.resolve(COMPACTION_FILE),
+                new TypeReference<List<StoreCompaction>>() { });
+        return new RunData(results, machine, limits, notes, latency, putLatency, compaction);
     }
 
     /**
      * Writes machine.json, limits.json and notes.json into {@code dir}, journal-latency.json when the run has
-     * journal latency runs and store-latency.json when it has per-put latency runs of the store.
+     * journal latency runs, store-latency.json when it has per-put latency runs of the store and
+     * store-compaction.json when it has the store's compaction sizes.
      *
      * @param dir the results folder
      */
@@ -97,6 +120,9 @@ public record RunData(ResultSet results, List<Fact> machine, List<Limit> limits,
         }
         if (!putLatency.isEmpty()) {
             write(dir.resolve(PUT_LATENCY_FILE), putLatency);
+        }
+        if (!compaction.isEmpty()) {
+            write(dir.resolve(COMPACTION_FILE), compaction);
         }
     }
 
@@ -135,6 +161,7 @@ public record RunData(ResultSet results, List<Fact> machine, List<Limit> limits,
                     : l.durability() == null ? "durability" : null;
             case PutLatency l -> l.engine() == null ? "engine" : l.durability() == null ? "durability"
                     : l.mode() == null ? "mode" : null;
+            case StoreCompaction c -> c.invalid();
             default -> null;
         };
     }

@@ -15,6 +15,7 @@ import org.iolab.report.model.Measurement;
 import org.iolab.report.model.PutLatency;
 import org.iolab.report.model.ResultSet;
 import org.iolab.report.model.RunData;
+import org.iolab.report.model.StoreCompaction;
 import org.iolab.report.model.TargetCheck;
 import org.iolab.report.model.Verdict;
 import org.junit.jupiter.api.Test;
@@ -90,6 +91,34 @@ class StoreTargetsTest {
         List<Measurement> beyond = List.of(phase("iolab", "none", "reopen", 1000, 3.0, 3.1, 3.2),
                 phase("lmdb", "none", "reopen", 1000, 1.2, 1.3, 1.4));
         assertEquals(Verdict.DOES_NOT_HOLD, find(StoreTargets.check(run(beyond, List.of())), "reopen").verdict());
+    }
+
+    @Test
+    void theSizeAfterCompactionIsTheCompressedOneWhenItIsSmaller() {
+        List<Measurement> none = List.of(sized("iolab", "none", "reopen", 100_000, 8_009_832, 5_388_890, 1.0));
+        String after = StoreTargets.SIZE_TARGET + " ≤ 1.1×";
+        TargetCheck missing = find(StoreTargets.check(run(none, List.of())), after);
+        assertEquals(Verdict.NOT_MEASURED, missing.verdict(), missing.toString());
+        TargetCheck packed = find(StoreTargets.check(withCompaction(none, new StoreCompaction(100_000, 5_388_890,
+                8_009_832, 8_005_832, 5_531_096, 255))), after);
+        assertEquals(Verdict.HOLDS, packed.verdict(), packed.toString());
+        assertEquals(5_531_096 / 5_388_890.0, packed.ratio(), 1e-9);
+        assertEquals("≤ 1.10x", StoreTargets.needed(packed));
+        assertTrue(packed.journal().contains("compression (255 symbols)") && packed.comparator().contains("8005832"),
+                packed.toString());
+        // no table (the values did not compress): the plain compaction's size is the figure
+        TargetCheck plain = find(StoreTargets.check(withCompaction(none, new StoreCompaction(100_000, 5_388_890,
+                8_009_832, 8_005_832, 8_005_832, 0))), after);
+        assertEquals(Verdict.DOES_NOT_HOLD, plain.verdict(), plain.toString());
+        assertEquals(8_005_832 / 5_388_890.0, plain.ratio(), 1e-9);
+        // the target before compaction is still the reopen's size
+        assertEquals(8_009_832 / 5_388_890.0, find(StoreTargets.check(run(none, List.of())),
+                StoreTargets.SIZE_TARGET + " ≤ 1.5×").ratio(), 1e-9);
+    }
+
+    private static RunData withCompaction(List<Measurement> store, StoreCompaction c) {
+        return new RunData(new ResultSet(null, List.of(), List.of(), store), List.of(), List.of(), List.of(), List.of(),
+                List.of(), List.of(c));
     }
 
     @Test

@@ -38,11 +38,22 @@ class RunDataInputTest {
     @ParameterizedTest(name = "{0} = {1}")
     @CsvSource(delimiter = '|', value = {"machine.json|null", "machine.json|[null]", "machine.json|[{}]",
         "limits.json|null", "limits.json|[null]", "limits.json|[{\"tool\":\"fio\"}]",
-        "notes.json|null", "notes.json|[null]", "journal-latency.json|[{}]", "store-latency.json|[{}]"})
+        "notes.json|null", "notes.json|[null]", "journal-latency.json|[{}]", "store-latency.json|[{}]",
+        "store-compaction.json|[{}]", "store-compaction.json|[{\"records\":10,\"liveBytes\":100,\"before\":50}]"})
     void aNullOrIncompleteSiblingIsRefusedByName(String sibling, String content) throws IOException {
         Path results = Files.writeString(dir.resolve("results.json"), "[" + entry("raf-array", "1e8") + "]");
         Files.writeString(dir.resolve(sibling), content);
         IolabException e = assertThrows(IolabException.class, () -> RunData.load(results));
         assertTrue(e.getMessage().contains(sibling), e.getMessage());
+    }
+
+    @org.junit.jupiter.api.Test
+    void theCompactionSizesGoOutAndComeBack() throws IOException {
+        Path results = Files.writeString(dir.resolve("results.json"), "[" + entry("raf-array", "1e8") + "]");
+        StoreCompaction c = new StoreCompaction(100_000, 5_388_890, 8_009_832, 8_005_832, 5_531_096, 255);
+        RunData run = new RunData(ResultSet.load(results), java.util.List.of(), java.util.List.of(),
+                java.util.List.of(), java.util.List.of(), java.util.List.of(), java.util.List.of(c));
+        run.writeSiblings(dir);
+        org.junit.jupiter.api.Assertions.assertEquals(java.util.List.of(c), RunData.load(results).compaction());
     }
 }
