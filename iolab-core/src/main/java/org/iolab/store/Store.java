@@ -2241,7 +2241,10 @@ public final class Store implements AutoCloseable {
      */
     private SymbolTable train(long[] offsets, int n, Ctx ctx) {
         List<ByteBuffer> sample = new ArrayList<>();
-        int step = Math.max(1, n / SAMPLE_RECORDS);
+        // spread over the whole file: as many values as fit the byte budget at the values' mean stored size
+        long mean = Math.max(1, Math.min(4096, liveBytes / Math.max(1, n)));
+        long fit = Math.max(1, Math.min(SAMPLE_RECORDS, SAMPLE_BYTES / mean));
+        int step = (int) Math.max(1, n / fit);
         long bytes = 0;
         for (int i = 0; i < n && bytes < SAMPLE_BYTES; i += step) {
             ctx.readSlotCopy(offsets[i]);

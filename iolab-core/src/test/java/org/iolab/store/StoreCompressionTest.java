@@ -225,6 +225,36 @@ class StoreCompressionTest {
         assertTrue(Store.verify(file).ok());
     }
 
+    /**
+     * The table is trained on values from the whole file, not its first megabyte: the front half of these records
+     * shares no words with the back half, and both halves compress.
+     */
+    @Test
+    void theTableLearnsFromTheWholeFile() {
+        Path file = tmp.resolve("halves.store");
+        String[] front = {"alpha", "beta", "gamma", "delta", "epsilon"};
+        String[] back = {"QUOKKA", "WOMBAT", "NUMBAT", "BILBY", "DINGO"};
+        Random rnd = new Random(9);
+        long raw = 0;
+        int n = 20_000;
+        try (Store s = Store.open(file, StoreOptions.defaults().withDurability(Durability.NONE)
+                .withCompression(true))) {
+            for (int i = 0; i < n; i++) {
+                String[] words = i < n / 2 ? front : back;
+                StringBuilder v = new StringBuilder();
+                while (v.length() < 300) {
+                    v.append(words[rnd.nextInt(words.length)]).append(i < n / 2 ? ' ' : '_');
+                }
+                byte[] value = v.toString().getBytes(StandardCharsets.UTF_8);
+                s.put(key(i), value);
+                raw += key(i).length + value.length;
+            }
+            s.compact();
+            double ratio = (double) s.stats().liveBytes() / raw;
+            assertTrue(ratio < 0.5, "stored " + s.stats().liveBytes() + " of " + raw + " bytes: " + ratio);
+        }
+    }
+
     @Test
     void valuesThatDoNotGetShorterAreStoredPlain() {
         Path file = tmp.resolve("random.store");
