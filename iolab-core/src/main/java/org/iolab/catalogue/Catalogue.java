@@ -70,7 +70,7 @@ public final class Catalogue {
      * @throws IolabException listing the valid ids when there is none
      */
     public static ReadMethod read(String id) {
-        return READS.stream().filter(m -> m.info().id().equals(id)).findFirst()
+        return READS.stream().filter(m -> m.info().id().equalsIgnoreCase(id.strip())).findFirst()
                 .orElseThrow(() -> unknown(id));
     }
 
@@ -80,7 +80,7 @@ public final class Catalogue {
      * @throws IolabException listing the valid ids when there is none
      */
     public static WriteMethod write(String id) {
-        return WRITES.stream().filter(m -> m.info().id().equals(id)).findFirst()
+        return WRITES.stream().filter(m -> m.info().id().equalsIgnoreCase(id.strip())).findFirst()
                 .orElseThrow(() -> unknown(id));
     }
 
@@ -90,7 +90,7 @@ public final class Catalogue {
      * @throws IolabException listing the valid ids when there is none
      */
     public static RandomAccessMethod randomAccess(String id) {
-        return RANDOM.stream().filter(m -> m.info().id().equals(id)).findFirst()
+        return RANDOM.stream().filter(m -> m.info().id().equalsIgnoreCase(id.strip())).findFirst()
                 .orElseThrow(() -> unknown(id));
     }
 

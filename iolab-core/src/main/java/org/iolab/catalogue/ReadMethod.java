@@ -20,6 +20,7 @@ public interface ReadMethod {
      *     {@link MethodInfo#usesBuffer()} is false ignore it
      * @return the {@link org.iolab.checksum.Checksum64} of every byte read, in file order
      * @throws IOException when the file cannot be read
+     * @throws org.iolab.IolabException when {@code bufferSize} is below 1
      */
     long read(Path file, int bufferSize) throws IOException;
 }

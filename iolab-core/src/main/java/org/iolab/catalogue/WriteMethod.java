@@ -23,6 +23,7 @@ public interface WriteMethod {
      * @param sync when true the method makes the data durable before returning, in its own idiom
      *     ({@code FileChannel.force}, {@code FileDescriptor.sync}, {@code MappedByteBuffer.force}, ...)
      * @throws IOException when the file cannot be written
+     * @throws org.iolab.IolabException when {@code size} is negative or {@code bufferSize} below 1
      */
     void write(Path file, long size, int bufferSize, Content content, boolean sync) throws IOException;
 }

@@ -49,9 +49,12 @@ public final class DirectIo {
      * @param bufferSize a requested buffer size
      * @param block the block size
      * @return {@code bufferSize} rounded up to a multiple of {@code block}
-     * @throws IolabException when that is 2 GiB or more
+     * @throws IolabException when that is 2 GiB or more, or {@code bufferSize} is below 1
      */
     public static int roundUp(int bufferSize, int block) {
+        if (bufferSize < 1) {
+            throw new IolabException("bad buffer size " + bufferSize + ": must be at least 1 byte");
+        }
         long n = Math.ceilDiv((long) bufferSize, block) * block;
         if (n > Integer.MAX_VALUE - block) {
             throw new IolabException("buffer size " + bufferSize + " rounded up to the block size " + block

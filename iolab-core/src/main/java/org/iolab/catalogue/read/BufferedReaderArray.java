@@ -5,6 +5,7 @@ import java.io.FileReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import org.iolab.catalogue.MethodChecks;
 import org.iolab.catalogue.Article;
 import org.iolab.catalogue.Kind;
 import org.iolab.catalogue.MethodInfo;
@@ -30,6 +31,7 @@ final class BufferedReaderArray implements ReadMethod {
 
     @Override
     public long read(Path file, int bufferSize) throws IOException {
+        MethodChecks.checkBuffer(info().id(), bufferSize);
         Checksum64 sum = new Checksum64();
         char[] buf = new char[bufferSize];
         try (BufferedReader in = new BufferedReader(

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.iolab.catalogue.MethodChecks;
 import org.iolab.catalogue.Article;
 import org.iolab.catalogue.Kind;
 import org.iolab.catalogue.MethodInfo;
@@ -25,6 +26,7 @@ final class ChannelHeapByte implements ReadMethod {
 
     @Override
     public long read(Path file, int bufferSize) throws IOException {
+        MethodChecks.checkBuffer(info().id(), bufferSize);
         Checksum64 sum = new Checksum64();
         ByteBuffer buf = ByteBuffer.allocate(bufferSize);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {

@@ -5,6 +5,7 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.iolab.catalogue.MethodChecks;
 import org.iolab.catalogue.Article;
 import org.iolab.catalogue.Kind;
 import org.iolab.catalogue.MethodInfo;
@@ -32,6 +33,7 @@ final class MappedByte implements ReadMethod {
 
     @Override
     public long read(Path file, int bufferSize) throws IOException {
+        MethodChecks.checkBuffer(info().id(), bufferSize);
         Checksum64 sum = new Checksum64();
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.iolab.catalogue.MethodChecks;
 import org.iolab.catalogue.Article;
 import org.iolab.catalogue.Kind;
 import org.iolab.catalogue.MethodInfo;
@@ -33,6 +34,7 @@ final class ODirect implements ReadMethod {
 
     @Override
     public long read(Path file, int bufferSize) throws IOException {
+        MethodChecks.checkBuffer(info().id(), bufferSize);
         Checksum64 sum = new Checksum64();
         int align = DirectIo.blockSize(file);
         int size = DirectIo.roundUp(bufferSize, align);

@@ -3,6 +3,7 @@ package org.iolab.catalogue.read;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Path;
+import org.iolab.catalogue.MethodChecks;
 import org.iolab.catalogue.Article;
 import org.iolab.catalogue.Kind;
 import org.iolab.catalogue.MethodInfo;
@@ -23,6 +24,7 @@ final class RandomAccessFileByte implements ReadMethod {
 
     @Override
     public long read(Path file, int bufferSize) throws IOException {
+        MethodChecks.checkBuffer(info().id(), bufferSize);
         Checksum64 sum = new Checksum64();
         try (RandomAccessFile in = new RandomAccessFile(file.toFile(), "r")) {
             int b;

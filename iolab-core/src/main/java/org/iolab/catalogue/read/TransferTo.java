@@ -4,6 +4,7 @@ import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
+import org.iolab.catalogue.MethodChecks;
 import org.iolab.catalogue.Article;
 import org.iolab.catalogue.Kind;
 import org.iolab.catalogue.MethodInfo;
@@ -28,6 +29,7 @@ final class TransferTo implements ReadMethod {
 
     @Override
     public long read(Path file, int bufferSize) throws IOException {
+        MethodChecks.checkBuffer(info().id(), bufferSize);
         Checksum64 sum = new Checksum64();
         try (FileInputStream in = new FileInputStream(file.toFile())) {
             in.transferTo(new ChecksumOutputStream(sum));

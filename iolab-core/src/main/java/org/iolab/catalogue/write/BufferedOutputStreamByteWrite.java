@@ -5,6 +5,7 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Path;
+import org.iolab.catalogue.MethodChecks;
 import org.iolab.catalogue.Article;
 import org.iolab.catalogue.Kind;
 import org.iolab.catalogue.MethodInfo;
@@ -35,6 +36,7 @@ final class BufferedOutputStreamByteWrite implements WriteMethod {
 
     @Override
     public void write(Path file, long size, int bufferSize, Content content, boolean sync) throws IOException {
+        MethodChecks.checkWrite(info().id(), size, bufferSize);
         byte[] chunk = new byte[(int) Math.min(CHUNK, Math.max(1, size))];
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw");
              FileOutputStream fos = new FileOutputStream(raf.getFD());

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.iolab.catalogue.MethodChecks;
 import org.iolab.catalogue.Article;
 import org.iolab.catalogue.Kind;
 import org.iolab.catalogue.MethodInfo;
@@ -25,6 +26,7 @@ final class ChannelHeapWrite implements WriteMethod {
 
     @Override
     public void write(Path file, long size, int bufferSize, Content content, boolean sync) throws IOException {
+        MethodChecks.checkWrite(info().id(), size, bufferSize);
         ByteBuffer buf = ByteBuffer.allocate(bufferSize);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
             long p = 0;

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.iolab.catalogue.MethodChecks;
 import org.iolab.catalogue.Article;
 import org.iolab.catalogue.Kind;
 import org.iolab.catalogue.MethodInfo;
@@ -31,6 +32,7 @@ final class DirectIoWrite implements WriteMethod {
 
     @Override
     public void write(Path file, long size, int bufferSize, Content content, boolean sync) throws IOException {
+        MethodChecks.checkWrite(info().id(), size, bufferSize);
         try (FileChannel plain = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
             int block = DirectIo.blockSize(file);
             int n = DirectIo.roundUp(bufferSize, block);

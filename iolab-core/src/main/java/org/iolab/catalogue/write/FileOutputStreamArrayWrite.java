@@ -4,6 +4,7 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Path;
+import org.iolab.catalogue.MethodChecks;
 import org.iolab.catalogue.Article;
 import org.iolab.catalogue.Kind;
 import org.iolab.catalogue.MethodInfo;
@@ -30,6 +31,7 @@ final class FileOutputStreamArrayWrite implements WriteMethod {
 
     @Override
     public void write(Path file, long size, int bufferSize, Content content, boolean sync) throws IOException {
+        MethodChecks.checkWrite(info().id(), size, bufferSize);
         byte[] buf = new byte[bufferSize];
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw");
              FileOutputStream out = new FileOutputStream(raf.getFD())) {

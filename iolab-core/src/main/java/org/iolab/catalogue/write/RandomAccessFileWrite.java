@@ -3,6 +3,7 @@ package org.iolab.catalogue.write;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.file.Path;
+import org.iolab.catalogue.MethodChecks;
 import org.iolab.catalogue.Article;
 import org.iolab.catalogue.Kind;
 import org.iolab.catalogue.MethodInfo;
@@ -23,6 +24,7 @@ final class RandomAccessFileWrite implements WriteMethod {
 
     @Override
     public void write(Path file, long size, int bufferSize, Content content, boolean sync) throws IOException {
+        MethodChecks.checkWrite(info().id(), size, bufferSize);
         byte[] buf = new byte[bufferSize];
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
             for (long p = 0; p < size; ) {
