@@ -117,7 +117,22 @@ public final class StoreCommand implements Callable<Integer> {
         if (size < Store.HEADER_PAGE) {
             throw new IolabException("store file " + file + " is " + size + " bytes, shorter than a store's"
                     + " 4096-byte header: not a store (or a creation that never finished); the file is unchanged."
-                    + " 'iolab store load " + file + "' makes it a store");
+                    + (allZero(file) ? " 'iolab store load " + file + "' makes it a store" : " Give the path of a"
+                    + " store, or a new path to create one"));
+        }
+    }
+
+    /** @return whether the (short) file holds only zeros: an interrupted creation, which a load completes */
+    private static boolean allZero(Path file) {
+        try {
+            for (byte b : Files.readAllBytes(file)) {
+                if (b != 0) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 

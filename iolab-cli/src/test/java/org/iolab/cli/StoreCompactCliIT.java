@@ -32,6 +32,19 @@ class StoreCompactCliIT {
     }
 
     @Test
+    void aShortFileIsToldToLoadOnlyWhenALoadWouldTakeIt(@TempDir Path tmp) throws Exception {
+        Path empty = Files.createFile(tmp.resolve("empty"));
+        Path text = Files.writeString(tmp.resolve("text"), "hello");
+        Run e = JournalCliIT.iolab("", "store", "stats", empty.toString());
+        assertTrue(e.err().contains("makes it a store"), e.err());
+        Run t = JournalCliIT.iolab("", "store", "stats", text.toString());
+        assertEquals(2, t.exit(), t.err());
+        // a load refuses a file that holds other data: the advice must not send the user there
+        assertTrue(!t.err().contains("load") && t.err().contains("Give the path of a store"), t.err());
+        assertEquals("hello", Files.readString(text));
+    }
+
+    @Test
     void aFileOfZerosIsNotReportedAsFourKiBBefore(@TempDir Path tmp) throws Exception {
         Path zeros = tmp.resolve("zeros");
         Files.write(zeros, new byte[1 << 20]);
