@@ -420,7 +420,10 @@ public final class JournalLatency {
             while (next < total) {
                 long published = appended.get();
                 if (published <= next) {
-                    if (failure.get() != null || appenderDone || Thread.currentThread().isInterrupted()) {
+                    // appended is read again after appenderDone: the appender's last increment comes before the flag,
+                    // and a watcher that read appended just before it would otherwise stop one record short
+                    if (failure.get() != null || appenderDone && appended.get() <= next
+                            || Thread.currentThread().isInterrupted()) {
                         return;
                     }
                     long wait = intended(next) - System.nanoTime();
