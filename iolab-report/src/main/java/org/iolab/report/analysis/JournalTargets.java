@@ -52,7 +52,7 @@ public final class JournalTargets {
         out.add(replayVersusChronicle(journal));
         out.add(versusFio(journal, run.limits(), KIB64, "none", Fio.JOURNAL_WRITE,
                 "64 KiB records at NONE then sync ≥ 0.9× fio buffered sequential write",
-                " (the append benchmark ends no iteration with a sync)", ""));
+                " (the append benchmark ends no iteration with a sync)", "", false));
         String p99 = run.latency().stream().filter(l -> "durable".equals(l.mode())).findFirst()
                 .map(l -> "; p99 append-to-durable " + micros(l.p99Nanos()) + " at " + Math.round(l.rate())
                         + "/s (" + l.backend() + ", " + Sizes.format(l.recordSize()) + ")")
@@ -68,7 +68,7 @@ public final class JournalTargets {
         for (long size : batchSizes) {
             out.add(versusFio(journal, run.limits(), size, "batch", Fio.JOURNAL_WRITE_FDATASYNC, "BATCH "
                     + Sizes.format(size) + " ≥ 0.9× fio with fdatasync at the same cadence",
-                    " (appends waiting for no sync)", p99));
+                    " (appends waiting for no sync)", p99, true));
         }
         out.add(replayVersusReads(journal, run.results().measurements()));
         return out;
@@ -111,9 +111,16 @@ public final class JournalTargets {
     /**
      * The journal's best write-then-sync pass at that record size and durability against fio's job, or without
      * one its best appends with {@code appendCaveat}.
+     *
+     * @param fastestFio set the journal against the fastest fio job of {@code operation} in the run, whatever its
+     *        block size (the device's rate at that sync cadence), not the job whose block size is the record size:
+     *        fio writing 64-byte blocks is bound by its own system call per block, at a twelfth of what the same
+     *        device does at the same cadence with 64 KiB writes, so a journal that batches records into large writes
+     *        would "beat" a comparator that no storage design is held to
      */
     private static TargetCheck versusFio(List<Measurement> journal, List<Limit> limits, long size, String durability,
-                                         String operation, String target, String appendCaveat, String extra) {
+                                         String operation, String target, String appendCaveat, String extra,
+                                         boolean fastestFio) {
         Optional<Measurement> bulk = best(journal, m -> m.bench() == Bench.JOURNAL_BULK && m.bufferSize() == size
                 && durability.equals(m.durability()));
         if (bulk.isEmpty()) {
@@ -130,8 +137,11 @@ public final class JournalTargets {
         Stats js = j.get().byteStats();
         String jText = j.get().method() + " write+sync of " + Sizes.format(j.get().fileSize()) + " "
                 + figure(js, "B/s") + extra;
-        Optional<Limit> fio = limits.stream().filter(l -> Fio.TOOL.equals(l.tool())
+        Optional<Limit> sameSize = limits.stream().filter(l -> Fio.TOOL.equals(l.tool())
                 && operation.equals(l.operation()) && l.blockSize() == size && !l.passes().isEmpty()).findFirst();
+        Optional<Limit> fio = fastestFio ? limits.stream().filter(l -> Fio.TOOL.equals(l.tool())
+                && operation.equals(l.operation()) && !l.passes().isEmpty())
+                .max(Comparator.comparingDouble(l -> l.stats().median())) : sameSize;
         if (fio.isEmpty()) {
             return new TargetCheck(target, jText, "fio not measured (fio not installed, or --no-limits)",
                     Double.NaN, 0.9, Verdict.NOT_MEASURED);
@@ -139,7 +149,13 @@ public final class JournalTargets {
         Stats fs = fio.get().stats();
         String bytes = bulk.isPresent() && fio.get().fileSize() != j.get().fileSize()
                 ? ", on " + Sizes.format(fio.get().fileSize()) + " (not the journal's byte count)" : "";
-        return new TargetCheck(target, jText, "fio " + figure(fs, "B/s") + ", " + fio.get().note() + bytes,
+        String which = "";
+        if (fastestFio) {
+            which = ", bs = " + Sizes.format(fio.get().blockSize()) + " (fio's fastest job at this cadence"
+                    + sameSize.filter(l -> l != fio.get()).map(l -> "; with bs = " + Sizes.format(size) + " fio made "
+                    + figure(l.stats(), "B/s") + ", bound by a write call per block").orElse("") + ")";
+        }
+        return new TargetCheck(target, jText, "fio " + figure(fs, "B/s") + which + ", " + fio.get().note() + bytes,
                 js.ratioTo(fs), 0.9, verdict(js, fs, 0.9));
     }
 
