@@ -25,7 +25,9 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * Bruno's employee workload, one phase per measured pass (SingleShotTime, milliseconds per phase).
  *
  * <p>Every iteration starts from a fresh folder: the setup opens the engine and runs the phases before
- * {@code phase} untimed (each checked); the measured method runs {@code phase} once; the teardown checks
+ * {@code phase} untimed (each checked); the measured method runs {@code phase} once (a put, delete or reinsert at
+ * {@code batch} or {@code always} ending with the engine's sync, so its operations are durable when the time stops);
+ * the teardown checks
  * its result and the whole store (see {@link WorkloadRun}) — a wrong count, sum or value fails the run —
  * then closes the engine, measures its folder and deletes it. The setup ends with a {@code System.gc()}, so no
  * pass pays for collecting the untimed phases' garbage, and at BATCH and ALWAYS with a {@code sync} of the whole

@@ -63,6 +63,7 @@ final class MemoryEngine implements KvEngine {
 
     @Override
     public void put(byte[] key, byte[] value) {
+        writes++;
         if (fault == Fault.DROP_EVERY_10TH_PUT && ++puts % 10 == 0) {
             return;
         }
@@ -99,6 +100,7 @@ final class MemoryEngine implements KvEngine {
 
     @Override
     public void delete(byte[] key) {
+        writes++;
         if (fault == Fault.IGNORE_EVERY_10TH_DELETE && ++deletes % 10 == 0) {
             return;
         }
@@ -131,8 +133,15 @@ final class MemoryEngine implements KvEngine {
         return b;
     }
 
+    /** Calls of {@link #sync()}, and the puts and deletes made before the last one. */
+    int syncs;
+    long writesAtLastSync;
+    private long writes;
+
     @Override
     public void sync() {
+        syncs++;
+        writesAtLastSync = writes;
     }
 
     @Override
