@@ -2124,58 +2124,24 @@ public final class Store implements AutoCloseable {
                     for (int i = 0; i < n; i++) {
                         ctx.readSlotCopy(offsets[i]);
                         ctx.checkCrc(offsets[i]);
-                        if (table != null || ctx.foundPacked) {
-                            // compressed with the new table, or decoded: a new slot (same key and sequence)
-                            ByteBuffer b = repack(table, offsets[i], ctx);
-                            int len = b.remaining();
-                            if (chunk.position() + len > chunk.capacity()) {
-                                out.write(chunkAt, chunk.flip());
-                                chunkAt = end;
-                                chunk.clear();
-                            }
-                            if (len > chunk.capacity()) {
-                                out.write(end, b);
-                                chunkAt = end + len;
-                            } else {
-                                chunk.put(b);
-                            }
-                            fresh.insert(Slots.hash(b, Slots.HEADER, ctx.foundKeyLen), end);
-                            live += Slots.keyAndValue(b.getLong(0));
-                            end += len;
-                            stored += len;
-                            continue;
-                        }
-                        int kv = ctx.foundKeyLen + ctx.foundValueLen;
-                        live += kv;
-                        int len = Slots.needed(ctx.foundKeyLen, ctx.foundValueLen);
-                        ByteBuffer b = ctx.buf;
-                        if (len > b.capacity()) {
-                            ByteBuffer bigger = ByteBuffer.allocateDirect(len).order(ByteOrder.LITTLE_ENDIAN);
-                            bigger.put(0, b, 0, Slots.HEADER + kv);
-                            b = bigger;
-                            ctx.buf = bigger;
-                        }
-                        b.limit(b.capacity());
-                        for (int p = Slots.HEADER + kv; p < len; p++) {
-                            b.put(p, (byte) 0);
-                        }
-                        if (!Slots.relength(b, 0, len, ctx.crc)) {
-                            throw new IolabException("compaction of " + file + ": the record at " + offsets[i]
-                                    + " does not fit a slot of " + len
-                                    + " bytes (internal error); the store is unchanged");
-                        }
+                        // compressed with the new table, or decoded: a new slot (same key and sequence); else the
+                        // slot as it is, at its needed length
+                        ByteBuffer b = table != null || ctx.foundPacked ? repack(table, offsets[i], ctx)
+                                : relengthened(offsets[i], ctx);
+                        int len = b.remaining();
                         if (chunk.position() + len > chunk.capacity()) {
                             out.write(chunkAt, chunk.flip());
                             chunkAt = end;
                             chunk.clear();
                         }
                         if (len > chunk.capacity()) {
-                            out.write(end, b.limit(len).position(0));
+                            out.write(end, b);
                             chunkAt = end + len;
                         } else {
-                            chunk.put(b.limit(len).position(0));
+                            chunk.put(b);
                         }
                         fresh.insert(Slots.hash(b, Slots.HEADER, ctx.foundKeyLen), end);
+                        live += Slots.keyAndValue(b.getLong(0));
                         end += len;
                         stored += len;
                     }
@@ -2261,6 +2227,33 @@ public final class Store implements AutoCloseable {
             bytes += v.length;
         }
         return SymbolTable.train(sample);
+    }
+
+    /**
+     * Gives the live slot {@code ctx} found (a copy in its buffer) the length its key and value need, dropping the
+     * padding a hole taken whole left.
+     *
+     * @return the slot, position 0 to its length, in {@code ctx}'s buffer
+     */
+    private ByteBuffer relengthened(long offset, Ctx ctx) {
+        int kv = ctx.foundKeyLen + ctx.foundValueLen;
+        int len = Slots.needed(ctx.foundKeyLen, ctx.foundValueLen);
+        ByteBuffer b = ctx.buf;
+        if (len > b.capacity()) {
+            ByteBuffer bigger = ByteBuffer.allocateDirect(len).order(ByteOrder.LITTLE_ENDIAN);
+            bigger.put(0, b, 0, Slots.HEADER + kv);
+            b = bigger;
+            ctx.buf = bigger;
+        }
+        b.limit(b.capacity());
+        for (int p = Slots.HEADER + kv; p < len; p++) {
+            b.put(p, (byte) 0);
+        }
+        if (!Slots.relength(b, 0, len, ctx.crc)) {
+            throw new IolabException("compaction of " + file + ": the record at " + offset + " does not fit a slot of "
+                    + len + " bytes (internal error); the store is unchanged");
+        }
+        return b.limit(len).position(0);
     }
 
     /**

@@ -38,9 +38,7 @@ final class Unpacker {
             }
         }
         if (n < 0 || n > Slots.MAX_VALUE) {
-            throw new StoreCorruptedException(file, offset, t == null
-                    ? "a compressed value in a file without a symbol table"
-                    : "a compressed value that does not decode with the file's symbol table");
+            throw new StoreCorruptedException(file, offset, Store.undecodable(t, b, at, v));
         }
         return n;
     }
