@@ -1748,7 +1748,15 @@ public final class Journal implements AutoCloseable {
                     }
                 }
             } finally {
-                closed = true;
+                // under syncLock: a sync that holds it (an appender's, after it released the append lock) reads
+                // closed twice, in its early return and in checkUsable; flipping it between the two made that sync
+                // throw "closed" for a record this close had just made durable
+                syncLock.lock();
+                try {
+                    closed = true;
+                } finally {
+                    syncLock.unlock();
+                }
                 if (flusher != null) {
                     LockSupport.unpark(flusher);
                     try {
