@@ -1570,7 +1570,9 @@ public final class Journal implements AutoCloseable {
      * Hands every record from {@code fromSeq} up to the last one appended to {@code visitor}, without copying. Each
      * record's length, sequence and CRC32C are checked before it is handed out; over a mapping ({@code mapped},
      * {@code segment}) a run of at least 1 MiB is checked by a second thread a little ahead of this one (on a machine
-     * with two processors or more), which this one waits for.
+     * with two processors or more), which this one waits for. Over those two backends each call maps the segments it
+     * reads a second time, a mapping the garbage collector releases: a segment deleted since stays mapped, and keeps
+     * its disk space, until a collection.
      *
      * @param fromSeq the first sequence to read
      * @param visitor receives each record; returns false to stop

@@ -56,7 +56,11 @@ public enum Backend {
             return new MappedStorage(file, writable);
         }
     },
-    /** FFM {@code MemorySegment} mapping of the whole file in a shared arena, remapped when it grows. */
+    /**
+     * FFM {@code MemorySegment} mapping of the whole file in a shared arena, remapped when it grows, unmapped at
+     * {@code close}. A file opened read-only also lends, on request ({@link StorageFile#mappedBuffer()}, which a
+     * journal replay uses), a second mapping that the garbage collector releases, as {@link #MAPPED}'s are.
+     */
     SEGMENT("segment", "FFM MemorySegment mapping of the whole file, remapped in steps, unmapped on close") {
         @Override
         public StorageFile open(Path file, boolean writable) {
