@@ -41,7 +41,7 @@ final class JournalPlan {
     /** Seconds a bulk pass spends opening a fresh journal and deleting it, outside the timed pass. */
     static final double BULK_SETUP_SECONDS = 0.05;
     /** The bulk benchmark's segment size ({@code JournalBulkBenchmark.segmentSize}): space one fresh segment takes. */
-    static final long BULK_SEGMENT = 64L << 20;
+    static final long BULK_SEGMENT = 256L << 20;
 
     private JournalPlan() {
     }
