@@ -69,7 +69,8 @@ final class Cursor implements AutoCloseable {
                     }
                     throw e;
                 }
-                seg = new SegmentCursor(journal.opener(), ref.path, ref.capacity, file);
+                seg = new SegmentCursor(journal.opener(), ref.path, ref.capacity, file, Format.HEADER_SIZE,
+                        journal.isReadOnly() ? null : ref);
                 expectedInSegment = ref.firstSeq;
             }
             // read after the segment is chosen: a roll adds the new segment before it publishes the tip in it

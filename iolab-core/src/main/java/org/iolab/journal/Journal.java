@@ -1570,9 +1570,11 @@ public final class Journal implements AutoCloseable {
      * Hands every record from {@code fromSeq} up to the last one appended to {@code visitor}, without copying. Each
      * record's length, sequence and CRC32C are checked before it is handed out; over a mapping ({@code mapped},
      * {@code segment}) a run of at least 1 MiB is checked by a second thread a little ahead of this one (on a machine
-     * with two processors or more), which this one waits for. Over those two backends each call maps the segments it
-     * reads a second time, a mapping the garbage collector releases: a segment deleted since stays mapped, and keeps
-     * its disk space, until a collection.
+     * with two processors or more), which this one waits for. Over those two backends the records are read from a
+     * second mapping of each segment that the garbage collector releases, not {@link #close()} or
+     * {@link #deleteBefore}: a deleted segment keeps its disk space until a collection. A writer's journal makes one per
+     * segment and shares it between its readers; a read-only journal's readers, and the {@code mapped} backend's,
+     * each make their own.
      *
      * @param fromSeq the first sequence to read
      * @param visitor receives each record; returns false to stop

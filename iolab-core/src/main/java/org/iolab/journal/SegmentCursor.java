@@ -24,6 +24,7 @@ final class SegmentCursor implements AutoCloseable {
     private final Path path;
     private final long capacity;
     private StorageFile file;
+    private final SegmentRef shared;
     private ByteBuffer buf;
     /** A second view of {@link #buf} whose position and limit select the bytes a CRC covers. */
     private ByteBuffer crcView;
@@ -66,17 +67,26 @@ final class SegmentCursor implements AutoCloseable {
     }
 
     SegmentCursor(StorageOpener opener, Path path, long capacity, StorageFile file, long start) {
+        this(opener, path, capacity, file, start, null);
+    }
+
+    /**
+     * @param shared the segment's reference when its lent mapping may be kept there and shared with later readers
+     *        (a writer's own journal, {@link SegmentRef#lent}); null to use the file's own
+     */
+    SegmentCursor(StorageOpener opener, Path path, long capacity, StorageFile file, long start, SegmentRef shared) {
         this.opener = opener;
         this.path = path;
         this.capacity = capacity;
         this.file = file;
+        this.shared = shared;
         this.pos = start;
         setBuffer(ByteBuffer.allocateDirect((int) Math.min(CHUNK, capacity)).order(ByteOrder.LITTLE_ENDIAN));
         attachView();
     }
 
     private void attachView() {
-        ByteBuffer lent = file.mappedBuffer();
+        ByteBuffer lent = shared != null ? shared.lent(file) : file.mappedBuffer();
         plain = lent == null ? null : lent.order(ByteOrder.LITTLE_ENDIAN);
         plainCrc = lent == null ? null : plain.duplicate();
         plainVisit = lent == null ? null : plain.duplicate();

@@ -1,5 +1,7 @@
 package org.iolab.journal;
 
+import java.nio.ByteBuffer;
+import org.iolab.storage.StorageFile;
 import java.nio.file.Path;
 
 /** One segment file as the journal knows it. */
@@ -17,10 +19,40 @@ final class SegmentRef {
      * value read beside a writer is a safe one.
      */
     long syncedMark = Format.HEADER_SIZE;
+    /**
+     * The segment's whole-file lent mapping ({@link org.iolab.storage.StorageFile#mappedBuffer()}), kept from the
+     * first reader of a writer's own journal that made one: every later reader takes a view of it instead of mapping
+     * the file again. Each replay used to leave a mapping of its own for the garbage collector (200 replays of one
+     * segment: 201 mappings), and took its page faults again. Dropped with the reference (deleteBefore, close); the
+     * collector unmaps it then. It may be longer than the file a later reader opens (made while the file had its
+     * whole length): readers bound their reads by the end they know (the tip, the sealed end) and the size of the
+     * file they opened, and read a word that begins a page past what they know is written through the descriptor
+     * ({@link SegmentCursor}), as a reader that kept its cursor across a cut always did.
+     */
+    private volatile ByteBuffer lent;
 
     SegmentRef(long firstSeq, Path path, long capacity) {
         this.firstSeq = firstSeq;
         this.path = path;
         this.capacity = capacity;
+    }
+
+    /**
+     * @param file the segment, opened read-only by the reader asking
+     * @return a view of the kept lent mapping; else {@code file}'s, kept when it covers the whole segment; null when
+     *         the backend lends none
+     */
+    ByteBuffer lent(StorageFile file) {
+        ByteBuffer l = lent;
+        if (l == null) {
+            l = file.mappedBuffer();
+            if (l == null) {
+                return null;
+            }
+            if (l.capacity() >= Math.min(capacity, Integer.MAX_VALUE)) {
+                lent = l; // two first readers may both map: one mapping is kept, the other collected
+            }
+        }
+        return l.duplicate();
     }
 }

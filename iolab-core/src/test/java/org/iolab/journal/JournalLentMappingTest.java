@@ -1,0 +1,107 @@
+package org.iolab.journal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.iolab.storage.Backend;
+import org.iolab.storage.Durability;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A writer's own journal keeps each segment's lent mapping ({@link SegmentRef#lent}) for every later reader: a replay
+ * used to map the segment again and leave that mapping to the garbage collector, so 200 replays held 201 mappings of
+ * one file (and a deleted segment kept its disk space while any of them lived). A mapping kept from while the segment
+ * was the active one still reads it right once it is sealed.
+ */
+class JournalLentMappingTest {
+    @TempDir
+    Path tmp;
+
+    /** Lines of /proc/self/maps naming {@code file} (no collection first: what a program holds between them). */
+    private static long mappings(Path file) throws Exception {
+        String name = file.toRealPath().toString();
+        return Files.readAllLines(Path.of("/proc/self/maps")).stream().filter(l -> l.endsWith(name)).count();
+    }
+
+    private static byte[] payload(long seq, int size) {
+        byte[] b = new byte[size];
+        for (int i = 0; i < size; i++) {
+            b[i] = (byte) (seq * 31 + i);
+        }
+        return b;
+    }
+
+    /** Replays every record from {@code from} and checks each one's bytes; @return how many it read. */
+    private static long replayChecked(Journal j, long from, java.util.function.LongToIntFunction size) {
+        long[] n = {0};
+        j.read(from, (seq, p) -> {
+            byte[] got = new byte[p.remaining()];
+            p.get(got);
+            assertEquals(from + n[0], seq, "sequence");
+            assertTrue(java.util.Arrays.equals(payload(seq, size.applyAsInt(seq)), got), "payload of record " + seq);
+            n[0]++;
+            return true;
+        });
+        return n[0];
+    }
+
+    @Test
+    void repeatedReplaysOfTheSegmentBackendShareOneMapping() throws Exception {
+        Path dir = tmp.resolve("j");
+        try (Journal j = Journal.open(dir, JournalOptions.defaults().withBackend(Backend.SEGMENT)
+                .withDurability(Durability.NONE).withSegmentSize(4 << 20))) {
+            for (long i = 0; i < 20_000; i++) {
+                j.append(payload(i, 64));
+            }
+            Path segment = dir.resolve(Format.fileName(0));
+            long before = mappings(segment);
+            for (int r = 0; r < 50; r++) {
+                assertEquals(20_000, replayChecked(j, 0, seq -> 64));
+            }
+            long after = mappings(segment);
+            // the writer's own mapping, and one lent mapping the first replay made (it was 51)
+            assertTrue(after - before <= 1, "50 replays added " + (after - before) + " mappings of " + segment);
+        }
+    }
+
+    @Test
+    void aMappingKeptBeforeTheSealStillReadsTheSealedSegmentAndTheNext() throws Exception {
+        // record 100 does not fit in the first segment: it rolls, with the first segment's mapping kept by the
+        // first replay, made while that segment was the active one
+        java.util.function.LongToIntFunction size = seq -> seq == 100 ? 250 << 10 : 100;
+        for (Backend b : List.of(Backend.SEGMENT, Backend.MAPPED)) {
+            Path dir = tmp.resolve(b.label());
+            JournalOptions o = JournalOptions.defaults().withBackend(b).withDurability(Durability.NONE)
+                    .withSegmentSize(256 << 10);
+            long seq = 0;
+            try (Journal j = Journal.open(dir, o)) {
+                for (; seq < 100; seq++) {
+                    j.append(payload(seq, size.applyAsInt(seq)));
+                }
+                assertEquals(100, replayChecked(j, 0, size), b + ": first replay"); // kept now, whole segment
+                while (j.segmentCount() < 3) {
+                    j.append(payload(seq, size.applyAsInt(seq)));
+                    seq++;
+                }
+                for (int r = 0; r < 3; r++) {
+                    assertEquals(seq, replayChecked(j, 0, size), b + ": replay " + r + " after the rolls");
+                }
+                assertEquals(seq - 50, replayChecked(j, 50, size), b + ": replay from 50");
+                try (JournalReader r = j.reader(99)) {
+                    for (long s = 99; s < seq; s++) {
+                        assertTrue(r.hasNext(), b + ": record " + s);
+                        assertEquals(new Record(s, payload(s, size.applyAsInt(s))), r.next(), b + ": record " + s);
+                    }
+                }
+            }
+            try (Journal reopened = Journal.open(dir, o)) {
+                assertEquals(seq, reopened.nextSequence(), b + ": records after reopen");
+                assertEquals(seq, replayChecked(reopened, 0, size), b + ": replay after reopen");
+            }
+        }
+    }
+}
