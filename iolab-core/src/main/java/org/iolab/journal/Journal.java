@@ -1572,9 +1572,9 @@ public final class Journal implements AutoCloseable {
      * {@code segment}) a run of at least 1 MiB is checked by a second thread a little ahead of this one (on a machine
      * with two processors or more), which this one waits for. Over those two backends the records are read from a
      * second mapping of each segment that the garbage collector releases, not {@link #close()} or
-     * {@link #deleteBefore}: a deleted segment keeps its disk space until a collection. A writer's journal makes one per
-     * segment and shares it between its readers; a read-only journal's readers, and the {@code mapped} backend's,
-     * each make their own.
+     * {@link #deleteBefore}: a deleted segment keeps its disk space until a collection. A writer's journal shares one
+     * per segment between its readers until a collection finds none reading it; a read-only journal's readers each
+     * make their own.
      *
      * @param fromSeq the first sequence to read
      * @param visitor receives each record; returns false to stop
@@ -1780,6 +1780,9 @@ public final class Journal implements AutoCloseable {
                     active.close();
                 } finally {
                     syncLock.unlock();
+                    for (SegmentRef r : segments) {
+                        r.dropLent(); // a closed journal still referenced keeps no mapping (readers' views aside)
+                    }
                     FileLocks.release(lock);
                 }
             }

@@ -43,6 +43,8 @@ final class SegmentCursor implements AutoCloseable {
      * then read through {@link #buf}.
      */
     private ByteBuffer plain;
+    /** The lent buffer {@link #plain} duplicates: held, so that the segment's reference keeps it while this reads. */
+    private ByteBuffer held;
     private ByteBuffer plainCrc;
     private ByteBuffer plainVisit;
     private long bufStart;
@@ -87,7 +89,8 @@ final class SegmentCursor implements AutoCloseable {
 
     private void attachView() {
         ByteBuffer lent = shared != null ? shared.lent(file) : file.mappedBuffer();
-        plain = lent == null ? null : lent.order(ByteOrder.LITTLE_ENDIAN);
+        held = lent;
+        plain = lent == null ? null : lent.duplicate().order(ByteOrder.LITTLE_ENDIAN);
         plainCrc = lent == null ? null : plain.duplicate();
         plainVisit = lent == null ? null : plain.duplicate();
     }
@@ -447,6 +450,7 @@ final class SegmentCursor implements AutoCloseable {
                 throw e;
             }
             gone = true; // deleted (deleteBefore): this descriptor still holds the whole file
+            held = null;
             plain = null;
             plainCrc = null;
             plainVisit = null;

@@ -1,5 +1,6 @@
 package org.iolab.journal;
 
+import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
 import org.iolab.storage.StorageFile;
 import java.nio.file.Path;
@@ -21,15 +22,17 @@ final class SegmentRef {
     long syncedMark = Format.HEADER_SIZE;
     /**
      * The segment's whole-file lent mapping ({@link org.iolab.storage.StorageFile#mappedBuffer()}), kept from the
-     * first reader of a writer's own journal that made one: every later reader takes a view of it instead of mapping
-     * the file again. Each replay used to leave a mapping of its own for the garbage collector (200 replays of one
-     * segment: 201 mappings), and took its page faults again. Dropped with the reference (deleteBefore, close); the
-     * collector unmaps it then. It may be longer than the file a later reader opens (made while the file had its
-     * whole length): readers bound their reads by the end they know (the tip, the sealed end) and the size of the
-     * file they opened, and read a word that begins a page past what they know is written through the descriptor
-     * ({@link SegmentCursor}), as a reader that kept its cursor across a cut always did.
+     * first reader of a writer's own journal that made one: later readers take a view of it instead of mapping the
+     * file again. Each replay used to leave a mapping of its own for the garbage collector (200 replays of one
+     * segment: 201 mappings), and took its page faults again. Held weakly: a collection releases it once no reader
+     * holds a view (a strong hold kept one mapping per segment for the journal's life, and 66,000 small segments
+     * ran the process out of mappings, vm.max_map_count, until the JVM itself could not map memory); dropped at
+     * close and with the reference (deleteBefore). It may be longer than the file a later reader opens (made while
+     * the file had its whole length): readers bound their reads by the end they know (the tip, the sealed end) and
+     * the size of the file they opened, and read a word that begins a page past what they know is written through
+     * the descriptor ({@link SegmentCursor}), as a reader that kept its cursor across a cut always did.
      */
-    private volatile ByteBuffer lent;
+    private volatile WeakReference<ByteBuffer> lent;
 
     SegmentRef(long firstSeq, Path path, long capacity) {
         this.firstSeq = firstSeq;
@@ -39,20 +42,28 @@ final class SegmentRef {
 
     /**
      * @param file the segment, opened read-only by the reader asking
-     * @return a view of the kept lent mapping; else {@code file}'s, kept when it covers the whole segment; null when
-     *         the backend lends none
+     * @return the kept lent mapping, else {@code file}'s, kept when it covers the whole segment; null when the backend
+     *         lends none. Shared: the caller reads it through duplicates only, and holds it (so that it stays kept)
+     *         while it reads
      */
     ByteBuffer lent(StorageFile file) {
-        ByteBuffer l = lent;
+        WeakReference<ByteBuffer> kept = lent;
+        ByteBuffer l = kept == null ? null : kept.get();
         if (l == null) {
             l = file.mappedBuffer();
             if (l == null) {
                 return null;
             }
             if (l.capacity() >= Math.min(capacity, Integer.MAX_VALUE)) {
-                lent = l; // two first readers may both map: one mapping is kept, the other collected
+                // two first readers may both map: one mapping is kept, the other collected
+                lent = new WeakReference<>(l);
             }
         }
-        return l.duplicate();
+        return l;
+    }
+
+    /** Forgets the kept mapping (the journal closes); the collector releases it once no reader holds a view. */
+    void dropLent() {
+        lent = null;
     }
 }
