@@ -62,7 +62,9 @@ class JournalLatencyTest {
         assertTrue(r.p99Nanos() <= r.p999Nanos(), r.toString());
         assertTrue(r.p999Nanos() <= r.maxNanos(), r.toString());
         assertTrue(r.meanNanos() > 0 && r.meanNanos() <= r.maxNanos(), r.toString());
-        assertTrue(r.achievedRate() > rate * 0.8 && r.achievedRate() < rate * 1.2, r.toString());
+        // the rate is the schedule's, not the device's: a slow fsync on a shared disk (ALWAYS) only makes the last
+        // records late, so the bound is loose below; it catches a rate off by a unit, not a slow machine
+        assertTrue(r.achievedRate() > rate * 0.5 && r.achievedRate() < rate * 1.2, r.toString());
         assertEquals(0, entries(), "the journal's folder is deleted");
     }
 
