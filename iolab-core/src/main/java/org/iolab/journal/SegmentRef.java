@@ -2,8 +2,8 @@ package org.iolab.journal;
 
 import java.lang.ref.WeakReference;
 import java.nio.ByteBuffer;
-import org.iolab.storage.StorageFile;
 import java.nio.file.Path;
+import org.iolab.storage.StorageFile;
 
 /** One segment file as the journal knows it. */
 final class SegmentRef {
@@ -21,7 +21,7 @@ final class SegmentRef {
      */
     long syncedMark = Format.HEADER_SIZE;
     /**
-     * The segment's whole-file lent mapping ({@link org.iolab.storage.StorageFile#mappedBuffer()}), kept from the
+     * The segment's whole-file lent mapping ({@link StorageFile#mappedBuffer()}), kept from the
      * first reader of a writer's own journal that made one: later readers take a view of it instead of mapping the
      * file again. Each replay used to leave a mapping of its own for the garbage collector (200 replays of one
      * segment: 201 mappings), and took its page faults again. Held weakly: a collection releases it once no reader
