@@ -265,34 +265,17 @@ final class SymbolTable {
         }
         int count = symbol.length;
         long total = 0;
-        if (src.hasArray()) {
-            byte[] a = src.array();
-            int i = src.arrayOffset() + at;
-            int end = i + n;
-            while (i < end) {
-                int c = a[i++] & 0xFF;
-                if (c < count) {
-                    total += length[c];
-                } else if (c == ESCAPE && i < end) {
-                    total++;
-                    i++;
-                } else {
-                    return -1;
-                }
-            }
-        } else {
-            int i = at;
-            int end = at + n;
-            while (i < end) {
-                int c = src.get(i++) & 0xFF;
-                if (c < count) {
-                    total += length[c];
-                } else if (c == ESCAPE && i < end) {
-                    total++;
-                    i++;
-                } else {
-                    return -1;
-                }
+        int i = at;
+        int end = at + n;
+        while (i < end) {
+            int c = src.get(i++) & 0xFF;
+            if (c < count) {
+                total += length[c];
+            } else if (c == ESCAPE && i < end) {
+                total++;
+                i++;
+            } else {
+                return -1;
             }
         }
         return total > Integer.MAX_VALUE ? -1 : (int) total;
@@ -316,59 +299,20 @@ final class SymbolTable {
             throw new IolabException("cannot decode " + n + " code bytes at index " + at + " of a buffer of limit "
                     + src.limit() + " into " + dst.length + " bytes at " + dstAt);
         }
-        return src.hasArray() ? decodeArray(src.array(), src.arrayOffset() + at, n, dst, dstAt)
-                : decodeBuffer(src, at, n, dst, dstAt);
-    }
-
-    /** {@link #decode} from a byte array: {@code n} codes of {@code a} at {@code i}. */
-    private int decodeArray(byte[] a, int i, int n, byte[] dst, int dstAt) {
         final long[] sym = symbol;
         final byte[] len = length;
         final int count = sym.length;
         final int dlen = dst.length;
-        final int end = i + n;
+        final int end = at + n;
+        int i = at;
         int d = dstAt;
         while (i < end) {
-            int c = a[i++] & 0xFF;
+            int c = src.get(i++) & 0xFF;
             if (c < count) {
                 long s = sym[c];
                 int l = len[c];
                 // an 8-byte store is safe when it stays inside dst and inside this value's output: the codes left
                 // decode to at least ceil(left / 2) bytes, which the store's extra bytes then land on
-                if (d + 8 <= dlen && l + ((end - i + 1) >> 1) >= 8) {
-                    LONG_LE.set(dst, d, s);
-                } else {
-                    if (d + l > dlen) {
-                        throw noRoom(dst, dstAt);
-                    }
-                    for (int k = 0; k < l; k++) {
-                        dst[d + k] = (byte) (s >>> (k << 3));
-                    }
-                }
-                d += l;
-            } else if (c == ESCAPE && i < end) {
-                if (d >= dlen) {
-                    throw noRoom(dst, dstAt);
-                }
-                dst[d++] = a[i++];
-            } else {
-                throw malformed(c);
-            }
-        }
-        return d - dstAt;
-    }
-
-    /** {@link #decode} from a buffer without an accessible array (direct or read-only). */
-    private int decodeBuffer(ByteBuffer src, int i, int n, byte[] dst, int dstAt) {
-        final int count = symbol.length;
-        final int dlen = dst.length;
-        final int end = i + n;
-        int d = dstAt;
-        while (i < end) {
-            int c = src.get(i++) & 0xFF;
-            if (c < count) {
-                long s = symbol[c];
-                int l = length[c];
                 if (d + 8 <= dlen && l + ((end - i + 1) >> 1) >= 8) {
                     LONG_LE.set(dst, d, s);
                 } else {
@@ -419,34 +363,17 @@ final class SymbolTable {
         final byte[] len = length;
         final int count = sym.length;
         int d = 0;
-        if (src.hasArray()) {
-            byte[] a = src.array();
-            int i = src.arrayOffset() + at;
-            final int end = i + n;
-            while (i < end) {
-                int c = a[i++] & 0xFF;
-                if (c < count) {
-                    LONG_LE.set(dst, d, sym[c]);
-                    d += len[c];
-                } else if (c == ESCAPE && i < end) {
-                    dst[d++] = a[i++];
-                } else {
-                    return -1;
-                }
-            }
-        } else {
-            int i = at;
-            final int end = at + n;
-            while (i < end) {
-                int c = src.get(i++) & 0xFF;
-                if (c < count) {
-                    LONG_LE.set(dst, d, sym[c]);
-                    d += len[c];
-                } else if (c == ESCAPE && i < end) {
-                    dst[d++] = src.get(i++);
-                } else {
-                    return -1;
-                }
+        int i = at;
+        final int end = at + n;
+        while (i < end) {
+            int c = src.get(i++) & 0xFF;
+            if (c < count) {
+                LONG_LE.set(dst, d, sym[c]);
+                d += len[c];
+            } else if (c == ESCAPE && i < end) {
+                dst[d++] = src.get(i++);
+            } else {
+                return -1;
             }
         }
         return d;
