@@ -112,6 +112,21 @@ public final class Charts {
 
     // ---- the journal: appends per second against record size ----
 
+    /** Every chart's file name without its extension, each drawn as a .png and an .svg. */
+    private static final Set<String> NAMES = Set.of("journal-appends", "store-phases", "read-vs-buffer",
+            "read-vs-buffer-fast", "read-methods", "passes", "write-methods", "random-access");
+
+    /**
+     * @param fileName a file's name in a report's {@code charts/} folder
+     * @return whether it is one of the charts a report draws (a file of another name there is the user's: it is
+     *     left alone)
+     */
+    public static boolean isChartFile(String fileName) {
+        int dot = fileName.lastIndexOf('.');
+        String ext = dot < 0 ? "" : fileName.substring(dot);
+        return (ext.equals(".png") || ext.equals(".svg")) && NAMES.contains(fileName.substring(0, dot));
+    }
+
     /** Name of the journal chart (shown in the report's journal section, not among the charts). */
     public static final String JOURNAL_APPENDS = "journal-appends";
 
@@ -169,7 +184,7 @@ public final class Charts {
         }
         long records = none.stream().mapToLong(Measurement::records).max().orElseThrow();
         List<Measurement> of = none.stream().filter(m -> m.records() == records).toList();
-        List<String> phases = List.of("put", "scan", "get", "delete", "reinsert", "reopen").stream()
+        List<String> phases = ResultSet.STORE_PHASES.stream()
                 .filter(p -> of.stream().anyMatch(m -> p.equals(m.phase()))).toList();
         // categories: engines, fastest put (or first phase) first; series: phases
         String lead = phases.getFirst();

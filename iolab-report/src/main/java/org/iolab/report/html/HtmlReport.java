@@ -91,8 +91,8 @@ public final class HtmlReport {
             try (var files = Files.list(charts)) {
                 for (Path f : files.toList()) {
                     String n = f.getFileName().toString();
-                    if ((n.endsWith(".png") || n.endsWith(".svg")) && !drawn.contains(n)) {
-                        Files.delete(f); // a chart of an earlier rendering this run no longer has
+                    if (Charts.isChartFile(n) && !drawn.contains(n)) {
+                        Files.delete(f); // a chart of an earlier rendering this run no longer has (not a user's file)
                     }
                 }
             }

@@ -17,9 +17,9 @@ import java.util.List;
  */
 public record Limit(String tool, String operation, long blockSize, long fileSize, String cache,
                     List<Double> passes, String checksum, String note) {
-    /** Copies the list. */
+    /** Copies the list (null stays null: a limits.json entry without passes, which {@code RunData} refuses). */
     public Limit {
-        passes = List.copyOf(passes);
+        passes = passes == null ? null : List.copyOf(passes);
     }
 
     /** @return median, min and max of the passes */

@@ -37,9 +37,19 @@ import org.iolab.catalogue.MethodInfo;
  */
 public record ResultSet(Path source, List<Measurement> measurements, List<Measurement> journal,
                         List<Measurement> store) {
-    /** Jackson, accepting JMH's {@code NaN} numbers. */
+    /** The largest results.json read: a full run's is a few megabytes. */
+    static final long MAX_FILE = 256L << 20;
+
+    /** The least figure a pass may have: below it a chart's log axis or a ratio breaks down. */
+    static final double MIN_PASS = 1e-9;
+
+    /** The store workload's phases, in order. */
+    public static final List<String> STORE_PHASES = List.of("put", "scan", "get", "delete", "reinsert", "reopen");
+
+    /** Jackson, accepting JMH's {@code NaN} numbers; fields it does not know (a newer iolab's) are left aside. */
     public static final ObjectMapper JSON = JsonMapper.builder()
-            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .disable(com.fasterxml.jackson.databind.DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 
     /** Copies the list. */
     public ResultSet {
@@ -93,6 +103,12 @@ public record ResultSet(Path source, List<Measurement> measurements, List<Measur
     public static ResultSet load(Path file) {
         JsonNode root;
         try {
+            long size = Files.size(file);
+            if (size > MAX_FILE) {
+                // read whole, a file this large would need gigabytes of heap before it could be found wrong
+                throw new IolabException(file + " is " + size + " bytes long, more than the " + MAX_FILE + " a"
+                        + " results.json of ./iolab bench ever holds; give the results.json that ./iolab bench wrote");
+            }
             root = JSON.readTree(Files.readAllBytes(file));
         } catch (NoSuchFileException e) {
             throw new IolabException(file + " does not exist; give the results.json that ./iolab bench wrote");
@@ -114,10 +130,11 @@ public record ResultSet(Path source, List<Measurement> measurements, List<Measur
                 if (m != null) {
                     for (List<Double> passes : List.of(m.passes(), m.warmups())) {
                         for (double pass : passes) {
-                            if (!(pass > 0) || Double.isInfinite(pass)) {
+                            if (!(pass >= MIN_PASS) || Double.isInfinite(pass)) {
                                 // a chart's log axis, a ratio or a median of it would be meaningless (or crash)
                                 throw new IllegalArgumentException("a " + (passes == m.passes() ? "pass" : "warm-up")
-                                        + " of " + pass + " " + m.unit() + " is not a positive, finite number");
+                                        + " of " + pass + " " + m.unit() + " is not a finite number of at least "
+                                        + MIN_PASS);
                             }
                         }
                     }
@@ -144,16 +161,26 @@ public record ResultSet(Path source, List<Measurement> measurements, List<Measur
         }
         JsonNode p = e.path("params");
         String method = p.path("method").asText();
+        if (method.isBlank()) {
+            throw new IllegalArgumentException("it names no method (params.method)");
+        }
         MethodInfo info = Catalogue.find(method).orElse(null);
         Kind kind = info != null ? info.kind() : null;
         boolean usesBuffer = info == null || info.usesBuffer();
         long buffer = bench == Bench.RANDOM ? 0 : Sizes.parse(p.path("bufferSize").asText("8192"), "bufferSize");
         long size = Sizes.parse(p.path("fileSize").asText(), "fileSize");
         String cache = bench == Bench.WRITE ? null : p.path("cache").asText("warm");
+        if (cache != null && !cache.equals("warm") && !cache.equals("cold")) {
+            throw new IllegalArgumentException("its cache state '" + cache + "' is neither warm nor cold");
+        }
         String prealloc = bench == Bench.WRITE ? p.path("prealloc").asText("none") : null;
         boolean sync = bench == Bench.WRITE && Boolean.parseBoolean(p.path("sync").asText("false"));
         long stride = bench == Bench.RANDOM ? Sizes.parse(p.path("stride").asText("20000"), "stride") : 0;
-        int length = bench == Bench.RANDOM ? (int) Sizes.parse(p.path("length").asText("1"), "length") : 0;
+        long probeLength = bench == Bench.RANDOM ? Sizes.parse(p.path("length").asText("1"), "length") : 0;
+        if (probeLength > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("its probe length " + probeLength + " is over 2 GiB");
+        }
+        int length = (int) probeLength;
         double work = bench == Bench.RANDOM ? probes(size, stride, length) : size;
         String unit = bench == Bench.RANDOM ? "probes/s" : "B/s";
 
@@ -226,9 +253,16 @@ public record ResultSet(Path source, List<Measurement> measurements, List<Measur
     private static Measurement parseStore(JsonNode e) {
         JsonNode p = e.path("params");
         String engine = p.path("engine").asText("iolab");
+        if (engine.isBlank()) {
+            throw new IllegalArgumentException("store entry with an empty engine parameter");
+        }
         String phase = p.path("phase").asText();
         if (phase.isEmpty()) {
             throw new IllegalArgumentException("store entry without a phase parameter");
+        }
+        if (!STORE_PHASES.contains(phase)) {
+            throw new IllegalArgumentException("store entry of an unknown phase '" + phase + "' (expected one of "
+                    + String.join(", ", STORE_PHASES) + ")");
         }
         String durability = p.path("durability").asText("none");
         long records = Sizes.parse(p.path("records").asText("100000"), "records");

@@ -48,16 +48,27 @@ class HtmlReportTest {
     void aRenderIntoAFolderReplacesTheLastOneAndLeavesNothingElse(@TempDir Path out) throws Exception {
         RunData run = RunData.load(sample());
         Files.createDirectories(out.resolve("charts"));
-        Files.writeString(out.resolve("charts/gone.svg"), "<svg/>"); // a chart an earlier rendering drew
+        // a chart an earlier rendering drew (this run has no store phase to draw)
+        Files.writeString(out.resolve("charts/store-phases.svg"), "<svg/>");
         Files.writeString(out.resolve("charts/notes.txt"), "mine");
+        Files.writeString(out.resolve("charts/holiday.png"), "mine too"); // not a chart a report draws
         HtmlReport.write(run, out);
         HtmlReport.write(run, out);
         try (var top = Files.list(out)) {
             assertEquals(List.of("charts", "report.html"),
                     top.map(f -> f.getFileName().toString()).sorted().toList(), "no staging folder is left");
         }
-        assertFalse(Files.exists(out.resolve("charts/gone.svg")), "a stale chart is removed");
+        assertFalse(Files.exists(out.resolve("charts/store-phases.svg")), "a stale chart is removed");
         assertTrue(Files.exists(out.resolve("charts/notes.txt")), "what is not a chart is not touched");
+        assertEquals("mine too", Files.readString(out.resolve("charts/holiday.png")),
+                "an image the report did not draw is not touched");
+        try (var charts = Files.list(out.resolve("charts"))) {
+            for (Path f : charts.toList()) {
+                String n = f.getFileName().toString();
+                assertTrue(n.equals("notes.txt") || n.equals("holiday.png") || Charts.isChartFile(n),
+                        n + " was drawn but is not known as a chart: a later rendering would not clean it up");
+            }
+        }
         try (var charts = Files.list(out.resolve("charts"))) {
             assertTrue(charts.anyMatch(f -> f.toString().endsWith(".png")));
         }

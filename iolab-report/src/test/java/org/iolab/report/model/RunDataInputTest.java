@@ -47,6 +47,88 @@ class RunDataInputTest {
         assertTrue(e.getMessage().contains(sibling), e.getMessage());
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"4.9e-324", "1e-12"})
+    void aPassTooSmallToChartIsRefusedByItsEntry(String pass) throws IOException {
+        Path results = Files.writeString(dir.resolve("results.json"),
+                "[" + entry("raf-array", "1e8") + "," + entry("fis-array", pass) + "]");
+        IolabException e = assertThrows(IolabException.class, () -> RunData.load(results));
+        assertTrue(e.getMessage().contains("entry 1") && e.getMessage().contains("at least"), e.getMessage());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "a renamed method parameter|\"method\":|\"methodName\":|params.method",
+        "empty method|\"method\":\"raf-array\"|\"method\":\"\"|params.method",
+        "unknown cache|\"cache\":\"warm\"|\"cache\":\"zzz\"|neither warm nor cold",
+        "empty cache|\"cache\":\"warm\"|\"cache\":\"\"|neither warm nor cold"})
+    void aReadEntryWithoutAMethodOrWithAnUnknownCacheIsRefused(String name, String from, String to, String says)
+            throws IOException {
+        // drawn, such entries crashed the charts (an empty series name) with an internal error
+        Path results = Files.writeString(dir.resolve("results.json"),
+                "[" + entry("raf-array", "1e8") + "," + entry("raf-array", "1e8").replace(from, to) + "]");
+        IolabException e = assertThrows(IolabException.class, () -> RunData.load(results));
+        assertTrue(e.getMessage().contains("entry 1") && e.getMessage().contains(says), e.getMessage());
+    }
+
+    private static String storeEntry(String engine, String phase) {
+        return """
+                {"benchmark":"org.iolab.bench.store.StoreBenchmark.phase","mode":"ss","jdkVersion":"25",
+                 "params":{"engine":"%s","phase":"%s","durability":"none","records":"1000"},
+                 "primaryMetric":{"score":1.0,"scoreUnit":"ms/op","rawData":[[1.0, 1.1, 1.2]]}}
+                """.formatted(engine, phase);
+    }
+
+    @ParameterizedTest(name = "engine {0}, phase {1}")
+    @CsvSource({"iolab,compact,unknown phase 'compact'", "'',put,empty engine"})
+    void aStoreEntryOfAnUnknownPhaseOrWithoutAnEngineIsRefused(String engine, String phase, String says)
+            throws IOException {
+        // a newer iolab's phase crashed the store chart (no known phase left to draw)
+        Path results = Files.writeString(dir.resolve("results.json"),
+                "[" + storeEntry("iolab", "put") + "," + storeEntry(engine, phase) + "]");
+        IolabException e = assertThrows(IolabException.class, () -> RunData.load(results));
+        assertTrue(e.getMessage().contains("entry 1") && e.getMessage().contains(says), e.getMessage());
+    }
+
+    @org.junit.jupiter.api.Test
+    void aRandomAccessProbeLengthOverTwoGibibytesIsRefused() throws IOException {
+        String random = """
+                {"benchmark":"org.iolab.bench.RandomAccessBenchmark.pass","mode":"ss","jdkVersion":"25",
+                 "params":{"method":"raf-seek","fileSize":"65536","cache":"warm","stride":"4096","length":"2g"},
+                 "primaryMetric":{"score":1.0,"scoreUnit":"ms/op","rawData":[[1.0]]}}
+                """;
+        Path results = Files.writeString(dir.resolve("results.json"), "[" + random + "]");
+        IolabException e = assertThrows(IolabException.class, () -> RunData.load(results));
+        assertTrue(e.getMessage().contains("entry 0") && e.getMessage().contains("probe length"), e.getMessage());
+    }
+
+    @org.junit.jupiter.api.Test
+    void aResultsFileLargerThanAnyRunWritesIsRefusedBeforeItIsRead() throws IOException {
+        Path results = dir.resolve("results.json");
+        try (var f = new java.io.RandomAccessFile(results.toFile(), "rw")) {
+            f.setLength(3L << 30); // sparse: reading it whole used to end in an OutOfMemoryError
+        }
+        IolabException e = assertThrows(IolabException.class, () -> ResultSet.load(results));
+        assertTrue(e.getMessage().contains("results.json") && e.getMessage().contains("bytes long"),
+                e.getMessage());
+    }
+
+    @org.junit.jupiter.api.Test
+    void aSiblingEntryWithAFieldOfANewerVersionIsRead() throws IOException {
+        Path results = Files.writeString(dir.resolve("results.json"), "[" + entry("raf-array", "1e8") + "]");
+        Files.writeString(dir.resolve("machine.json"), "[{\"name\":\"cpu\",\"value\":\"x\",\"since\":\"0.2\"}]");
+        org.junit.jupiter.api.Assertions.assertEquals("x", RunData.load(results).machine().getFirst().value());
+    }
+
+    @org.junit.jupiter.api.Test
+    void aLimitWithoutPassesIsRefusedByName() throws IOException {
+        Path results = Files.writeString(dir.resolve("results.json"), "[" + entry("raf-array", "1e8") + "]");
+        Files.writeString(dir.resolve("limits.json"), "[{\"tool\":\"fio\",\"operation\":\"read-direct\"}]");
+        IolabException e = assertThrows(IolabException.class, () -> RunData.load(results));
+        assertTrue(e.getMessage().contains("limits.json") && e.getMessage().contains("has no passes"),
+                e.getMessage());
+    }
+
     @org.junit.jupiter.api.Test
     void theCompactionSizesGoOutAndComeBack() throws IOException {
         Path results = Files.writeString(dir.resolve("results.json"), "[" + entry("raf-array", "1e8") + "]");
