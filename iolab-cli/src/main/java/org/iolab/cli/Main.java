@@ -1,5 +1,6 @@
 package org.iolab.cli;
 
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import org.iolab.IolabException;
@@ -40,7 +41,25 @@ public final class Main implements Callable<Integer> {
         CommandLine cl = new CommandLine(new Main());
         cl.setExecutionExceptionHandler(Main::onException);
         cl.setParameterExceptionHandler(Main::onBadParameter);
-        return cl.execute(args);
+        int code = cl.execute(args);
+        return code == 0 ? outputWritten(System.out, cl.getErr()) : code;
+    }
+
+    /**
+     * @param out standard output, once a command is done with it
+     * @param err where the message goes
+     * @return 0 when everything printed reached it, else {@link #USER_ERROR} after saying so: a {@link PrintStream}
+     *     swallows its write errors (a full disk, a closed pipe), and a command whose output was lost did not succeed
+     */
+    static int outputWritten(PrintStream out, PrintWriter err) {
+        out.flush();
+        if (!out.checkError()) {
+            return 0;
+        }
+        err.println("iolab: cannot write to standard output (a full disk, or a closed pipe): what it printed is"
+                + " incomplete; write it somewhere with room, or to a reader that stays");
+        err.flush();
+        return USER_ERROR;
     }
 
     private static int onException(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
