@@ -264,7 +264,16 @@ final class BenchCommand implements Callable<Integer> {
             journal.notes().forEach(System.out::println);
             return 0;
         }
-        checkOut(results);
+        OutFolder claimed = OutFolder.claim(out, results);
+        try {
+            return runAndWrite(claimed.path(), points, journal, store, storeAfter, p, parent, w, err);
+        } finally {
+            claimed.release();
+        }
+    }
+
+    private int runAndWrite(Path results, List<Point> points, JournalPlan.Plan journal, List<StorePoint> store,
+                            StoreLatencyRun storeAfter, Profile p, Path parent, Workload w, PrintStream err) {
         Execution run = new Execution(points, journal.points(), store, journal.afterSeconds()
                 + storeAfter.wallSeconds(), parent, verbose, dropCaches, err);
         Baselines baselines = new Baselines(points, Math.min(p.runs(), 3), !noLimits, err);
@@ -283,13 +292,7 @@ final class BenchCommand implements Callable<Integer> {
                 storeExtras.run(workDir);
             }
         });
-        Path json = results.resolve("results.json");
-        try {
-            Files.createDirectories(results);
-            Files.writeString(json, Results.text(array) + "\n");
-        } catch (IOException e) {
-            throw IolabException.io("write", json, e);
-        }
+        Path json = OutFolder.writeResults(results, Results.text(array) + "\n");
         ResultSet set = ResultSet.load(json);
         Results.table(Results.rows(array), System.out);
         JournalTable.print(set.journal(), System.out);
@@ -324,24 +327,6 @@ final class BenchCommand implements Callable<Integer> {
         }
         if (!Files.isWritable(parent)) {
             throw new IolabException("--dir " + parent + " is not writable; choose a folder you can write to");
-        }
-    }
-
-    private static void checkOut(Path results) {
-        if (Files.exists(results) && !Files.isDirectory(results)) {
-            throw new IolabException("--out " + results + " is a file, not a folder; choose a folder");
-        }
-        if (Files.exists(results.resolve("results.json"))) {
-            throw new IolabException("--out " + results + " already holds a results.json; iolab does not"
-                    + " overwrite files; choose another folder");
-        }
-        Path existing = results.toAbsolutePath();
-        while (existing != null && !Files.exists(existing)) {
-            existing = existing.getParent();
-        }
-        if (existing == null || !Files.isDirectory(existing) || !Files.isWritable(existing)) {
-            throw new IolabException("--out " + results + " cannot be created: " + existing
-                    + " is not a writable folder");
         }
     }
 

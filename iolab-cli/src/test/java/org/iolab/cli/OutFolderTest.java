@@ -1,0 +1,91 @@
+package org.iolab.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.iolab.IolabException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code bench}'s results folder is claimed before the run (found by a review: two runs in the same second wrote
+ * into one default folder and the first run's results were lost; a user's files in an existing --out were
+ * overwritten; a full disk left a cut-off results.json after the run).
+ */
+class OutFolderTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void twoRunsInTheSameSecondGetTwoDefaultFolders() {
+        Path fallback = tmp.resolve("iolab-results/20261124-231531");
+        OutFolder a = OutFolder.claim(null, fallback);
+        OutFolder b = OutFolder.claim(null, fallback);
+        assertEquals(fallback, a.path());
+        assertEquals(tmp.resolve("iolab-results/20261124-231531-2"), b.path());
+    }
+
+    @Test
+    void aFolderHoldingAnythingIsRefusedUntouched() throws IOException {
+        Path out = Files.createDirectories(tmp.resolve("mine"));
+        Files.writeString(out.resolve("notes.json"), "my notes");
+        IolabException e = assertThrows(IolabException.class, () -> OutFolder.claim(out, tmp.resolve("x")));
+        assertTrue(e.getMessage().contains("not empty"), e.getMessage());
+        assertEquals("my notes", Files.readString(out.resolve("notes.json")));
+        assertFalse(Files.exists(out.resolve(OutFolder.MARKER)));
+    }
+
+    @Test
+    void aFolderAnotherRunHoldsIsRefused() {
+        Path out = tmp.resolve("shared");
+        OutFolder first = OutFolder.claim(out, tmp.resolve("x"));
+        IolabException e = assertThrows(IolabException.class, () -> OutFolder.claim(out, tmp.resolve("x")));
+        assertTrue(e.getMessage().contains("another iolab bench"), e.getMessage());
+        first.release();
+        assertFalse(Files.exists(out), "the empty folder the first run created is gone with it");
+    }
+
+    @Test
+    void anEmptyFolderOfTheUsersIsUsedAndKept() throws IOException {
+        Path out = Files.createDirectories(tmp.resolve("empty"));
+        OutFolder o = OutFolder.claim(out, tmp.resolve("x"));
+        Path json = OutFolder.writeResults(o.path(), "[]\n");
+        o.release();
+        assertEquals("[]\n", Files.readString(json));
+        try (var in = Files.list(out)) {
+            assertEquals(1, in.count(), "results.json only: no marker, no temporary file");
+        }
+    }
+
+    @Test
+    void aDanglingLinkOrAFileIsRefused() throws IOException {
+        Path link = Files.createSymbolicLink(tmp.resolve("dangling"), tmp.resolve("nothing"));
+        assertThrows(IolabException.class, () -> OutFolder.claim(link, tmp.resolve("x")));
+        Path file = Files.writeString(tmp.resolve("file"), "x");
+        assertThrows(IolabException.class, () -> OutFolder.claim(file, tmp.resolve("x")));
+    }
+
+    @Test
+    void resultsThatCannotBeWrittenThereAreSavedAsideAndNamed() throws IOException {
+        Path out = tmp.resolve("out");
+        OutFolder o = OutFolder.claim(out, tmp.resolve("x"));
+        Files.createDirectory(out.resolve("results.json.tmp")); // the write fails, as on a full disk
+        IolabException e = assertThrows(IolabException.class, () -> OutFolder.writeResults(o.path(), "[1]\n"));
+        Matcher m = Pattern.compile("saved in (\\S+) instead").matcher(e.getMessage());
+        assertTrue(m.find(), e.getMessage());
+        Path aside = Path.of(m.group(1));
+        try {
+            assertEquals("[1]\n", Files.readString(aside));
+        } finally {
+            Files.deleteIfExists(aside);
+        }
+        assertFalse(Files.exists(out.resolve("results.json")), "no half-written results.json");
+    }
+}
