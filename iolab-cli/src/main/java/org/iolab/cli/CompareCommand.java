@@ -43,14 +43,22 @@ final class CompareCommand implements Callable<Integer> {
                 throw IolabException.io("create the --csv directory", csv, e);
             }
         }
-        System.out.print(Compare.table(Compare.compare(sets)));
+        List<Path> csvFiles = new ArrayList<>();
         if (csv != null) {
             Set<String> used = new HashSet<>();
             for (ResultSet rs : sets) {
                 Path out = csv.resolve(csvName(rs.source(), used));
-                Compare.writeCsv(rs, out);
-                System.out.println("wrote " + out);
+                if (Files.exists(out, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                    throw new IolabException("--csv " + csv + " already holds " + out.getFileName() + "; iolab"
+                            + " overwrites nothing: choose another directory, or move the file away");
+                }
+                csvFiles.add(out);
             }
+        }
+        System.out.print(Compare.table(Compare.compare(sets)));
+        for (int i = 0; i < csvFiles.size(); i++) {
+            Compare.writeCsv(sets.get(i), csvFiles.get(i));
+            System.out.println("wrote " + csvFiles.get(i));
         }
         return 0;
     }

@@ -42,6 +42,14 @@ class CompareIT {
         assertTrue(lines.get(1).contains(",read,fis-array,read,8192,268435456,warm,,false,0,0,B/s,1,4400000000"),
                 lines.get(1));
         assertTrue(Files.isRegularFile(csv.resolve("run2.csv")));
+        // again into the same directory: refused before anything is written (the CSVs were silently replaced)
+        Files.writeString(csv.resolve("run1.csv"), "mine");
+        Files.delete(csv.resolve("run2.csv"));
+        CliIT.Run again = CliIT.iolab(tmp, "compare", a.toString(), b.toString(), "--csv", csv.toString());
+        assertEquals(2, again.exit(), again.out() + again.err());
+        assertTrue(again.err().contains("already holds run1.csv"), again.err());
+        assertEquals("mine", Files.readString(csv.resolve("run1.csv")));
+        assertFalse(Files.exists(csv.resolve("run2.csv")), "nothing written when one name is taken");
     }
 
     @Test

@@ -149,12 +149,14 @@ public final class Compare {
      * hold a comma, quote or line break).
      *
      * @param results the measurements
-     * @param csv the file to write (replaced when it exists)
+     * @param csv the file to write (replaced whole when it exists; {@code iolab compare} refuses one first)
      * @throws IolabException naming the file when it cannot be written
      */
     public static void writeCsv(ResultSet results, Path csv) {
         String file = results.source() == null ? "" : results.source().toString();
-        try (BufferedWriter w = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
+        // whole or not at all: a full disk leaves no cut-off CSV (and an older one of that name as it was)
+        Path tmp = csv.resolveSibling(csv.getFileName() + ".tmp");
+        try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
             w.write(CSV_HEADER);
             w.write("\r\n");
             List<Measurement> points = new ArrayList<>(results.all());
@@ -180,7 +182,23 @@ public final class Compare {
                 }
             }
         } catch (IOException e) {
+            deleteQuietly(tmp, e);
             throw IolabException.io("write CSV", csv, e);
+        }
+        try {
+            Files.move(tmp, csv, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            deleteQuietly(tmp, e);
+            throw IolabException.io("write CSV", csv, e);
+        }
+    }
+
+    private static void deleteQuietly(Path tmp, IOException cause) {
+        try {
+            Files.deleteIfExists(tmp);
+        } catch (IOException suppressed) {
+            cause.addSuppressed(suppressed);
         }
     }
 
