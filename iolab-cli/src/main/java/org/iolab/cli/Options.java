@@ -35,7 +35,9 @@ final class Options {
                 throw new IolabException("bad " + option + " '" + p + "': a size must be at least 1 byte");
             }
             if (v > max) {
-                throw new IolabException("bad " + option + " '" + p + "': at most " + Sizes.format(max));
+                // in bytes too: a limit just under a round size reads as that size ("at most 256.0 MiB" for 256m)
+                throw new IolabException("bad " + option + " '" + p + "': at most " + Sizes.format(max)
+                        + (max % 1024 != 0 ? " (" + max + " bytes; this is " + v + ")" : ""));
             }
             out.add(v);
         }

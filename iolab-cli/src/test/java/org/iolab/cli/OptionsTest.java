@@ -28,6 +28,16 @@ class OptionsTest {
     }
 
     @Test
+    void aLimitJustUnderTheSizeAskedIsGivenInBytes() {
+        // "at most 256.0 MiB" for 256m contradicted itself: the journal's limit is 80 bytes under it
+        long max = (256L << 20) - 80;
+        IolabException e = assertThrows(IolabException.class, () -> Options.sizes("256m", "--record-sizes", max));
+        assertTrue(e.getMessage().contains("(" + max + " bytes; this is " + (256L << 20) + ")"), e.getMessage());
+        e = assertThrows(IolabException.class, () -> Options.sizes("2g", "--buffers", 1L << 30));
+        assertTrue(e.getMessage().endsWith("at most 1 GiB"), e.getMessage());
+    }
+
+    @Test
     void methodsAreCheckedAgainstTheCatalogue() {
         String id = Catalogue.infos().getFirst().id();
         assertEquals(List.of(id), Options.methods(" " + id.toUpperCase(java.util.Locale.ROOT) + " "));

@@ -176,6 +176,12 @@ public record ResultSet(Path source, List<Measurement> measurements, List<Measur
         String prealloc = bench == Bench.WRITE ? p.path("prealloc").asText("none") : null;
         boolean sync = bench == Bench.WRITE && Boolean.parseBoolean(p.path("sync").asText("false"));
         long stride = bench == Bench.RANDOM ? Sizes.parse(p.path("stride").asText("20000"), "stride") : 0;
+        if (bench == Bench.RANDOM && stride < 1) {
+            throw new IllegalArgumentException("its stride " + stride + " is not at least 1 byte");
+        }
+        if (size < 1) {
+            throw new IllegalArgumentException("its file size " + size + " is not at least 1 byte");
+        }
         long probeLength = bench == Bench.RANDOM ? Sizes.parse(p.path("length").asText("1"), "length") : 0;
         if (probeLength > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("its probe length " + probeLength + " is over 2 GiB");
@@ -212,7 +218,8 @@ public record ResultSet(Path source, List<Measurement> measurements, List<Measur
         long recordSize = Sizes.parse(p.path("recordSize").asText("64"), "recordSize");
         String backend = bench.chronicle() ? "chronicle" : p.path("backend").asText("segment");
         boolean bulk = bench == Bench.JOURNAL_BULK;
-        String durability = bench == Bench.JOURNAL_APPEND || bulk ? p.path("durability").asText("none") : null;
+        String durability = bench == Bench.JOURNAL_APPEND || bulk ? durability(p.path("durability").asText("none"))
+                : null;
         if (bulk && recordSize < 1) {
             throw new IllegalArgumentException("recordSize " + recordSize + " of a write-then-sync pass must be at"
                     + " least 1 byte");
@@ -264,8 +271,11 @@ public record ResultSet(Path source, List<Measurement> measurements, List<Measur
             throw new IllegalArgumentException("store entry of an unknown phase '" + phase + "' (expected one of "
                     + String.join(", ", STORE_PHASES) + ")");
         }
-        String durability = p.path("durability").asText("none");
+        String durability = durability(p.path("durability").asText("none"));
         long records = Sizes.parse(p.path("records").asText("100000"), "records");
+        if (records < 1) {
+            throw new IllegalArgumentException("store entry of " + records + " records (at least 1)");
+        }
         JsonNode primary = e.path("primaryMetric");
         double toMillis = secondsPer(primary.path("scoreUnit").asText("ms/op")) * 1e3;
         List<Double> raw = new ArrayList<>();
@@ -287,6 +297,13 @@ public record ResultSet(Path source, List<Measurement> measurements, List<Measur
     public static long probes(long fileSize, long stride, int length) {
         long span = fileSize - length;
         return span <= 0 ? 0 : (span + stride - 1) / stride;
+    }
+
+    private static String durability(String level) {
+        if (!level.equals("none") && !level.equals("batch") && !level.equals("always")) {
+            throw new IllegalArgumentException("its durability '" + level + "' is none of none, batch, always");
+        }
+        return level;
     }
 
     private static double secondsPer(String unit) {

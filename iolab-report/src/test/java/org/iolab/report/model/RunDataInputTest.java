@@ -90,6 +90,32 @@ class RunDataInputTest {
         assertTrue(e.getMessage().contains("entry 1") && e.getMessage().contains(says), e.getMessage());
     }
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {"\"durability\":\"none\"|\"durability\":\"sometimes\"|durability 'sometimes'",
+        "\"records\":\"1000\"|\"records\":\"0\"|0 records"})
+    void aStoreEntryOfAnUnknownDurabilityOrNoRecordsIsRefused(String from, String to, String says)
+            throws IOException {
+        Path results = Files.writeString(dir.resolve("results.json"),
+                "[" + storeEntry("iolab", "put") + "," + storeEntry("iolab", "get").replace(from, to) + "]");
+        IolabException e = assertThrows(IolabException.class, () -> RunData.load(results));
+        assertTrue(e.getMessage().contains("entry 1") && e.getMessage().contains(says), e.getMessage());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {"\"stride\":\"4096\"|\"stride\":\"0\"|stride 0",
+        "\"fileSize\":\"65536\"|\"fileSize\":\"0\"|file size 0"})
+    void aRandomAccessEntryOfStrideOrFileSizeZeroIsRefused(String from, String to, String says) throws IOException {
+        // a stride of 0 divided by zero: "/ by zero" was the message
+        String random = """
+                {"benchmark":"org.iolab.bench.RandomAccessBenchmark.pass","mode":"ss","jdkVersion":"25",
+                 "params":{"method":"raf-seek","fileSize":"65536","cache":"warm","stride":"4096","length":"8"},
+                 "primaryMetric":{"score":1.0,"scoreUnit":"ms/op","rawData":[[1.0]]}}
+                """.replace(from, to);
+        Path results = Files.writeString(dir.resolve("results.json"), "[" + random + "]");
+        IolabException e = assertThrows(IolabException.class, () -> RunData.load(results));
+        assertTrue(e.getMessage().contains("entry 0") && e.getMessage().contains(says), e.getMessage());
+    }
+
     @org.junit.jupiter.api.Test
     void aRandomAccessProbeLengthOverTwoGibibytesIsRefused() throws IOException {
         String random = """
