@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import org.iolab.IolabException;
 import org.iolab.report.analysis.Compare;
+import org.iolab.report.analysis.Comparison;
 import org.iolab.report.model.ResultSet;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -55,7 +56,12 @@ final class CompareCommand implements Callable<Integer> {
                 csvFiles.add(out);
             }
         }
-        System.out.print(Compare.table(Compare.compare(sets)));
+        Comparison comparison = Compare.compare(sets);
+        System.out.print(Compare.table(comparison));
+        if (sets.size() > 1 && !comparison.anyShared()) {
+            throw new IolabException("no point is in more than one of these files, so nothing was compared (runs of"
+                    + " other methods, sizes or profiles?); give results of the same points");
+        }
         for (int i = 0; i < csvFiles.size(); i++) {
             Compare.writeCsv(sets.get(i), csvFiles.get(i));
             System.out.println("wrote " + csvFiles.get(i));

@@ -73,5 +73,15 @@ class CompareIT {
         CliIT.Run r3 = CliIT.iolab(tmp, "compare", a.toString(), other.toString());
         assertEquals(2, r3.exit(), r3.out() + r3.err());
         assertTrue(r3.err().contains("other.json") && r3.err().contains("no iolab benchmark results"), r3.err());
+
+        // no point in common: the table holds only "missing" cells, and the command said nothing and exited 0
+        Path disjoint = results(tmp.resolve("run3"), "results.json", entry("raf-array", "4.0e9,4.1e9,4.2e9"));
+        Path csv = tmp.resolve("csv");
+        CliIT.Run r4 = CliIT.iolab(tmp, "compare", a.toString(), disjoint.toString(), "--csv", csv.toString());
+        assertEquals(2, r4.exit(), r4.out() + r4.err());
+        assertTrue(r4.err().contains("no point is in more than one of these files"), r4.err());
+        try (var written = Files.list(csv)) {
+            assertEquals(0, written.count(), "no CSV written for a comparison of nothing");
+        }
     }
 }

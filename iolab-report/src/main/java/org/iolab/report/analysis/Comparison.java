@@ -19,6 +19,11 @@ public record Comparison(List<Path> files, List<Row> rows) {
         rows = List.copyOf(rows);
     }
 
+    /** @return whether some point is in two files or more (else nothing was compared: only "missing" cells) */
+    public boolean anyShared() {
+        return rows.stream().anyMatch(r -> r.cells().stream().filter(c -> c.status() != Status.MISSING).count() > 1);
+    }
+
     /**
      * One benchmark point across the files.
      *
