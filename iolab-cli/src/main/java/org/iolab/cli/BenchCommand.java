@@ -293,6 +293,8 @@ final class BenchCommand implements Callable<Integer> {
             }
         });
         Path json = OutFolder.writeResults(results, Results.text(array) + "\n");
+        // the claimed folder, or the temporary one the results went to when it could not take them
+        Path written = json.getParent();
         ResultSet set = ResultSet.load(json);
         Results.table(Results.rows(array), System.out);
         JournalTable.print(set.journal(), System.out);
@@ -308,8 +310,12 @@ final class BenchCommand implements Callable<Integer> {
         notes.addAll(storeExtras.notes());
         RunData data = new RunData(set, baselines.facts(), limits, notes, extras.latency(), storeExtras.latency(),
                 storeExtras.compaction());
-        data.writeSiblings(results);
-        System.out.println("report: " + HtmlReport.write(data, results));
+        data.writeSiblings(written);
+        System.out.println("report: " + HtmlReport.write(data, written));
+        if (!written.equals(results)) {
+            throw new IolabException("the results could not be written into " + results + " (see above); they are in"
+                    + " " + written + " with their sibling files and the report: move them where you want them");
+        }
         if (baselines.wrongChecksum() != null) {
             throw new BenchmarkFailure("BENCHMARK FAILED: C baseline: " + baselines.wrongChecksum()
                     + " (the Java results and the report are written)");

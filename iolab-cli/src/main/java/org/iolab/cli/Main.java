@@ -42,19 +42,39 @@ public final class Main implements Callable<Integer> {
         cl.setExecutionExceptionHandler(Main::onException);
         cl.setParameterExceptionHandler(Main::onBadParameter);
         int code = cl.execute(args);
-        return code == 0 ? outputWritten(System.out, cl.getErr()) : code;
+        return code == 0 ? outputWritten(System.out, cl.getErr(), stdoutIsPipe()) : code;
+    }
+
+    /** Exit code of a command whose reader closed the pipe early ({@code | head}): a shell's 128 + SIGPIPE. */
+    static final int BROKEN_PIPE = 141;
+
+    /** @return whether standard output is a pipe (Linux; false where that cannot be asked) */
+    private static boolean stdoutIsPipe() {
+        try {
+            return java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self/fd/1")).toString()
+                    .startsWith("pipe:");
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /**
      * @param out standard output, once a command is done with it
      * @param err where the message goes
-     * @return 0 when everything printed reached it, else {@link #USER_ERROR} after saying so: a {@link PrintStream}
+     * @param toPipe standard output is a pipe
+     * @return 0 when everything printed reached it; {@link #BROKEN_PIPE}, quietly, when its reader left the pipe; else
+     *     {@link #USER_ERROR} after saying so: a {@link PrintStream}
      *     swallows its write errors (a full disk, a closed pipe), and a command whose output was lost did not succeed
      */
-    static int outputWritten(PrintStream out, PrintWriter err) {
+    static int outputWritten(PrintStream out, PrintWriter err, boolean toPipe) {
         out.flush();
         if (!out.checkError()) {
             return 0;
+        }
+        if (toPipe) {
+            // a write to a pipe fails only when its reader has gone (| head, | grep -q): quietly, as a tool killed by
+            // SIGPIPE does, but not 0 (what was printed is incomplete)
+            return BROKEN_PIPE;
         }
         err.println("iolab: cannot write to standard output (a full disk, or a closed pipe): what it printed is"
                 + " incomplete; write it somewhere with room, or to a reader that stays");

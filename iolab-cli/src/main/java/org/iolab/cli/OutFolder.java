@@ -1,6 +1,9 @@
 package org.iolab.cli;
 
 import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -8,6 +11,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.stream.Stream;
 import org.iolab.IolabException;
 
@@ -15,9 +19,10 @@ import org.iolab.IolabException;
  * The folder {@code iolab bench} writes its results into, claimed before anything runs: a run must not measure for
  * an hour and then find it cannot write, or write over another run's results or a user's files. A new folder is
  * created (the default one gets a suffix when another run made it in the same second); an existing one must be
- * empty. A marker file ({@value #MARKER}, made with {@code CREATE_NEW}) holds it while the run lasts, so two runs
- * given the same {@code --out} cannot both write there; {@link #release} removes it, and the folder too when the run
- * wrote nothing into a folder it created.
+ * empty. A marker file ({@value #MARKER}) holds it while the run lasts, locked, so two runs given the same
+ * {@code --out} cannot both write there, and a marker a killed run left (its lock gone with its process) is taken
+ * over. {@link #release} (also run on Ctrl-C) removes the marker, and the folders the claim created when the run
+ * wrote nothing into them.
  */
 final class OutFolder {
     /** Held while a run writes into the folder. */
@@ -26,11 +31,18 @@ final class OutFolder {
     private static final int SUFFIXES = 100;
 
     private final Path path;
-    private final boolean created;
+    /** The highest folder the claim created (the claimed one or an ancestor), or null when it existed. */
+    private final Path topCreated;
+    private final FileChannel marker;
+    private final Thread hook;
+    private boolean released;
 
-    private OutFolder(Path path, boolean created) {
+    private OutFolder(Path path, Path topCreated, FileChannel marker) {
         this.path = path;
-        this.created = created;
+        this.topCreated = topCreated;
+        this.marker = marker;
+        this.hook = new Thread(this::release, "iolab-out-release");
+        Runtime.getRuntime().addShutdownHook(hook);
     }
 
     /** @return the claimed folder */
@@ -49,6 +61,7 @@ final class OutFolder {
         if (out != null) {
             return claimGiven(out);
         }
+        Path top = firstMissing(fallback);
         Path parent = fallback.toAbsolutePath().getParent();
         try {
             Files.createDirectories(parent);
@@ -62,9 +75,10 @@ final class OutFolder {
             } catch (FileAlreadyExistsException e) {
                 continue; // another run made it in the same second
             } catch (IOException e) {
+                removeEmpty(parent, top);
                 throw IolabException.io("create the results folder", p, e);
             }
-            return mark(p, true);
+            return mark(p, top != null && !top.equals(fallback.toAbsolutePath()) ? top : p.toAbsolutePath());
         }
         throw new IolabException("cannot create a results folder beside " + fallback + ": " + SUFFIXES
                 + " of them exist; give one with --out");
@@ -77,14 +91,12 @@ final class OutFolder {
         if (Files.exists(out) && !Files.isDirectory(out)) {
             throw new IolabException("--out " + out + " is a file, not a folder; choose a folder");
         }
-        if (Files.exists(out.resolve(MARKER), LinkOption.NOFOLLOW_LINKS)) {
-            throw new IolabException("--out " + out + " is being written by another iolab bench (or one was"
-                    + " interrupted there: then delete " + out.resolve(MARKER) + "); choose another folder");
-        }
-        boolean created = !Files.exists(out);
-        if (!created) {
+        Path top = firstMissing(out);
+        if (top == null) {
             try (Stream<Path> in = Files.list(out)) {
-                if (in.findAny().isPresent()) {
+                List<String> names = in.map(p -> p.getFileName().toString()).toList();
+                // a marker alone: a run's, or one a killed run left (mark() tells them apart by its lock)
+                if (!names.isEmpty() && !names.equals(List.of(MARKER))) {
                     throw new IolabException("--out " + out + " is not empty; iolab writes results.json, its sibling"
                             + " files, report.html and charts/ there and overwrites nothing; choose a new or empty"
                             + " folder");
@@ -98,75 +110,135 @@ final class OutFolder {
         } catch (IOException e) {
             throw IolabException.io("create the --out folder", out, e);
         }
-        return mark(out, created);
+        return mark(out, top);
     }
 
-    private static OutFolder mark(Path folder, boolean created) {
+    /** @return the highest ancestor of {@code p} (or {@code p}) that does not exist, absolute; null when it exists */
+    private static Path firstMissing(Path p) {
+        Path abs = p.toAbsolutePath().normalize();
+        Path top = null;
+        for (Path at = abs; at != null && !Files.exists(at, LinkOption.NOFOLLOW_LINKS); at = at.getParent()) {
+            top = at;
+        }
+        return top;
+    }
+
+    private static OutFolder mark(Path folder, Path topCreated) {
+        Path m = folder.resolve(MARKER);
+        FileChannel ch = null;
         try {
-            Files.newByteChannel(folder.resolve(MARKER), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)
-                    .close();
-        } catch (FileAlreadyExistsException e) {
-            throw new IolabException("--out " + folder + " is being written by another iolab bench; choose another"
-                    + " folder");
+            ch = FileChannel.open(m, StandardOpenOption.CREATE, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+            FileLock lock;
+            try {
+                lock = ch.tryLock();
+            } catch (OverlappingFileLockException e) {
+                lock = null; // held in this process
+            }
+            if (lock == null) {
+                ch.close();
+                throw new IolabException("--out " + folder + " is being written by another iolab bench; choose"
+                        + " another folder");
+            }
+            // a marker found unlocked was left by a run that was killed: this run takes the folder over
+            return new OutFolder(folder, topCreated, ch);
         } catch (IOException e) {
-            if (created) {
-                deleteQuietly(folder);
+            closeQuietly(ch);
+            if (topCreated != null) {
+                removeEmpty(folder, topCreated);
             }
             throw IolabException.io("write into the results folder", folder, e);
         }
-        return new OutFolder(folder, created);
     }
 
     /**
      * Writes {@code results.json} whole or not at all: into a temporary file beside it, then renamed. When the folder
-     * cannot take it (a full disk), the results go to a file in the temporary folder, which the error names.
+     * cannot take it (a full disk), it goes into a new folder in the temporary folder instead, where the caller
+     * writes the rest of the run's files too.
      *
      * @param folder the claimed folder
      * @param text the results
-     * @return the file written
-     * @throws IolabException saying where the results are, when they could not be written into the folder
+     * @return the file written: in {@code folder}, or in the folder it was saved aside to
+     * @throws IolabException when the results could not be written anywhere
      */
     static Path writeResults(Path folder, String text) {
+        try {
+            return write(folder, text);
+        } catch (IOException e) {
+            IolabException here = IolabException.io("write", folder.resolve("results.json"), e);
+            try {
+                Path aside = Files.createTempDirectory("iolab-results-");
+                Path json = write(aside, text);
+                System.err.println("iolab: " + here.getMessage() + "; writing the results into " + aside
+                        + " instead");
+                return json;
+            } catch (IOException again) {
+                throw new IolabException(here.getMessage() + "; the results could not be saved in the temporary"
+                        + " folder either (" + again.getMessage() + "): they are lost", e);
+            }
+        }
+    }
+
+    private static Path write(Path folder, String text) throws IOException {
         Path json = folder.resolve("results.json");
-        Path tmp = folder.resolve("results.json.tmp");
+        Path tmp = Files.createTempFile(folder, ".results-", ".tmp");
         try {
             Files.writeString(tmp, text);
             Files.move(tmp, json, StandardCopyOption.ATOMIC_MOVE);
             return json;
-        } catch (IOException e) {
-            deleteQuietly(tmp);
-            String saved;
-            try {
-                Path aside = Files.createTempFile("iolab-results-", ".json");
-                Files.writeString(aside, text);
-                saved = "the results are saved in " + aside + " instead: make room, then './iolab report " + aside
-                        + " --out " + folder + "' draws the report";
-            } catch (IOException again) {
-                saved = "the results could not be saved elsewhere either (" + again.getMessage() + ")";
-            }
-            throw new IolabException(IolabException.io("write", json, e).getMessage() + "; " + saved, e);
+        } finally {
+            Files.deleteIfExists(tmp);
         }
     }
 
-    /** Lets go of the folder: removes the marker, and the folder when this run created it and left it empty. */
-    void release() {
-        deleteQuietly(path.resolve(MARKER));
-        if (created) {
-            try {
-                Files.deleteIfExists(path);
-            } catch (DirectoryNotEmptyException e) {
-                // the run's results: kept
-            } catch (IOException e) {
-                System.err.println("iolab: could not delete the empty results folder " + path + ": " + e.getMessage());
-            }
+    /**
+     * Lets go of the folder: removes the marker, and the folders the claim created when the run left them empty.
+     * Idempotent; also run by a shutdown hook (Ctrl-C).
+     */
+    synchronized void release() {
+        if (released) {
+            return;
         }
-    }
-
-    private static void deleteQuietly(Path p) {
+        released = true;
         try {
-            Files.deleteIfExists(p);
+            Files.deleteIfExists(path.resolve(MARKER));
         } catch (IOException e) {
-            System.err.println("iolab: could not delete " + p + ": " + e.getMessage());
+            System.err.println("iolab: could not delete " + path.resolve(MARKER) + ": " + e.getMessage());
+        }
+        closeQuietly(marker); // its lock with it, after the delete: no other run takes a marker about to go
+        if (topCreated != null) {
+            removeEmpty(path, topCreated);
+        }
+        if (Thread.currentThread() != hook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs or has run
+            }
+        }
+    }
+
+    /** Deletes {@code from} and its ancestors up to {@code top} while they are empty. */
+    private static void removeEmpty(Path from, Path top) {
+        Path stop = top.toAbsolutePath().normalize();
+        for (Path at = from.toAbsolutePath().normalize(); at != null && at.startsWith(stop); at = at.getParent()) {
+            try {
+                Files.deleteIfExists(at);
+            } catch (DirectoryNotEmptyException e) {
+                return; // the run's results, or someone else's files: kept
+            } catch (IOException e) {
+                System.err.println("iolab: could not delete the empty folder " + at + ": " + e.getMessage());
+                return;
+            }
+        }
+    }
+
+    private static void closeQuietly(FileChannel ch) {
+        if (ch != null) {
+            try {
+                ch.close();
+            } catch (IOException ignored) {
+                // the marker's lock goes with the process anyway
+            }
         }
     }
 }

@@ -24,8 +24,22 @@ class MainOutputTest {
         }, true, StandardCharsets.UTF_8);
         full.println("a table no one will see");
         StringWriter err = new StringWriter();
-        assertEquals(Main.USER_ERROR, Main.outputWritten(full, new PrintWriter(err)));
+        assertEquals(Main.USER_ERROR, Main.outputWritten(full, new PrintWriter(err), false));
         assertTrue(err.toString().startsWith("iolab: cannot write to standard output"), err.toString());
+    }
+
+    @Test
+    void aReaderThatLeftThePipeEndsItQuietlyButNotWithZero() {
+        PrintStream closed = new PrintStream(new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                throw new IOException("Broken pipe");
+            }
+        }, true, StandardCharsets.UTF_8);
+        closed.println("more lines than head wanted");
+        StringWriter err = new StringWriter();
+        assertEquals(Main.BROKEN_PIPE, Main.outputWritten(closed, new PrintWriter(err), true));
+        assertEquals("", err.toString(), "| head is not an error to report");
     }
 
     @Test
@@ -34,7 +48,7 @@ class MainOutputTest {
         PrintStream out = new PrintStream(bytes, false, StandardCharsets.UTF_8);
         out.println("all here");
         StringWriter err = new StringWriter();
-        assertEquals(0, Main.outputWritten(out, new PrintWriter(err)));
+        assertEquals(0, Main.outputWritten(out, new PrintWriter(err), false));
         assertEquals("", err.toString());
         assertEquals("all here\n", bytes.toString(StandardCharsets.UTF_8));
     }

@@ -8,8 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.util.List;
 import org.iolab.IolabException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,19 +72,47 @@ class OutFolderTest {
     }
 
     @Test
-    void resultsThatCannotBeWrittenThereAreSavedAsideAndNamed() throws IOException {
+    void resultsThatCannotBeWrittenThereGoToAFolderOfTheirOwn() throws IOException {
         Path out = tmp.resolve("out");
         OutFolder o = OutFolder.claim(out, tmp.resolve("x"));
-        Files.createDirectory(out.resolve("results.json.tmp")); // the write fails, as on a full disk
-        IolabException e = assertThrows(IolabException.class, () -> OutFolder.writeResults(o.path(), "[1]\n"));
-        Matcher m = Pattern.compile("saved in (\\S+) instead").matcher(e.getMessage());
-        assertTrue(m.find(), e.getMessage());
-        Path aside = Path.of(m.group(1));
+        Files.createDirectories(out.resolve("results.json/in-the-way")); // the rename fails, as on a full disk
+        Path json = OutFolder.writeResults(o.path(), "[1]\n");
         try {
-            assertEquals("[1]\n", Files.readString(aside));
+            assertFalse(json.startsWith(out), json.toString());
+            assertEquals("[1]\n", Files.readString(json));
+            try (var in = Files.list(json.getParent())) {
+                assertEquals(1, in.count(), "a folder of its own: report reads no stranger's sibling files");
+            }
         } finally {
-            Files.deleteIfExists(aside);
+            Files.delete(json);
+            Files.delete(json.getParent());
         }
-        assertFalse(Files.exists(out.resolve("results.json")), "no half-written results.json");
+        try (var in = Files.list(out)) {
+            assertEquals(List.of("results.json", OutFolder.MARKER), in.map(p -> p.getFileName().toString())
+                    .sorted().toList().reversed(), "no temporary file left");
+        }
+        o.release();
+    }
+
+    @Test
+    void aMarkerAKilledRunLeftIsTakenOver() throws IOException {
+        Path out = Files.createDirectories(tmp.resolve("left"));
+        Files.writeString(out.resolve(OutFolder.MARKER), ""); // no process holds its lock
+        OutFolder o = OutFolder.claim(out, tmp.resolve("x"));
+        assertEquals(out, o.path());
+        o.release();
+        try (var in = Files.list(out)) {
+            assertEquals(0, in.count(), "the marker is gone with the run");
+        }
+    }
+
+    @Test
+    void theFoldersAClaimCreatedGoWhenTheRunWroteNothing() {
+        OutFolder given = OutFolder.claim(tmp.resolve("a/b/c"), tmp.resolve("x"));
+        given.release();
+        assertFalse(Files.exists(tmp.resolve("a")), "every folder the claim created, not only the last");
+        OutFolder dflt = OutFolder.claim(null, tmp.resolve("iolab-results/20261124-231531"));
+        dflt.release();
+        assertFalse(Files.exists(tmp.resolve("iolab-results")));
     }
 }

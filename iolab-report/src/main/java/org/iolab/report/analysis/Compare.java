@@ -155,7 +155,13 @@ public final class Compare {
     public static void writeCsv(ResultSet results, Path csv) {
         String file = results.source() == null ? "" : results.source().toString();
         // whole or not at all: a full disk leaves no cut-off CSV (and an older one of that name as it was)
-        Path tmp = csv.resolveSibling(csv.getFileName() + ".tmp");
+        Path tmp;
+        try {
+            // a new file of a name no one has (never a user's file, nor one a link points at)
+            tmp = Files.createTempFile(csv.toAbsolutePath().getParent(), "." + csv.getFileName(), ".tmp");
+        } catch (IOException e) {
+            throw IolabException.io("write CSV", csv, e);
+        }
         try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
             w.write(CSV_HEADER);
             w.write("\r\n");

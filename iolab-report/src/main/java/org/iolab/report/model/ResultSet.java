@@ -103,13 +103,17 @@ public record ResultSet(Path source, List<Measurement> measurements, List<Measur
     public static ResultSet load(Path file) {
         JsonNode root;
         try {
-            long size = Files.size(file);
-            if (size > MAX_FILE) {
-                // read whole, a file this large would need gigabytes of heap before it could be found wrong
-                throw new IolabException(file + " is " + size + " bytes long, more than the " + MAX_FILE + " a"
-                        + " results.json of ./iolab bench ever holds; give the results.json that ./iolab bench wrote");
+            byte[] bytes;
+            // at most MAX_FILE + 1 bytes, whatever the file is (a device or a pipe has no size to ask): read whole,
+            // a larger one would need gigabytes of heap before it could be found wrong
+            try (java.io.InputStream in = Files.newInputStream(file)) {
+                bytes = in.readNBytes((int) MAX_FILE + 1);
             }
-            root = JSON.readTree(Files.readAllBytes(file));
+            if (bytes.length > MAX_FILE) {
+                throw new IolabException(file + " is longer than the " + MAX_FILE + " bytes a results.json of"
+                        + " ./iolab bench ever holds; give the results.json that ./iolab bench wrote");
+            }
+            root = JSON.readTree(bytes);
         } catch (NoSuchFileException e) {
             throw new IolabException(file + " does not exist; give the results.json that ./iolab bench wrote");
         } catch (IOException e) {

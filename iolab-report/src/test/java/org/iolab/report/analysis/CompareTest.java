@@ -89,6 +89,18 @@ class CompareTest {
     }
 
     @Test
+    void theCsvIsNeverWrittenThroughALinkBesideIt(@TempDir Path tmp) throws Exception {
+        // the temporary file had a fixed name (a.csv.tmp): a link of that name sent the rows into the linked file
+        Path precious = Files.writeString(tmp.resolve("precious.txt"), "mine");
+        Files.createSymbolicLink(tmp.resolve("a.csv.tmp"), precious);
+        Path csv = tmp.resolve("a.csv");
+        Compare.writeCsv(ResultSet.load(Fixtures.path("compare-a.json")), csv);
+        assertEquals("mine", Files.readString(precious));
+        assertTrue(Files.isRegularFile(csv, java.nio.file.LinkOption.NOFOLLOW_LINKS));
+        assertTrue(Files.readString(csv).startsWith("file,bench,method"));
+    }
+
+    @Test
     void unwritableCsvNamesTheFile(@TempDir Path tmp) {
         Path csv = tmp.resolve("missing-dir").resolve("a.csv");
         IolabException e = assertThrows(IolabException.class,

@@ -135,8 +135,17 @@ class RunDataInputTest {
             f.setLength(3L << 30); // sparse: reading it whole used to end in an OutOfMemoryError
         }
         IolabException e = assertThrows(IolabException.class, () -> ResultSet.load(results));
-        assertTrue(e.getMessage().contains("results.json") && e.getMessage().contains("bytes long"),
+        assertTrue(e.getMessage().contains("results.json") && e.getMessage().contains("is longer than"),
                 e.getMessage());
+    }
+
+    @org.junit.jupiter.api.Test
+    void aDeviceWithoutEndIsRefusedWithoutRunningOutOfMemory() {
+        // a device has no size to ask: /dev/zero was read until the heap ran out
+        Path zero = Path.of("/dev/zero");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isReadable(zero), "no /dev/zero here");
+        IolabException e = assertThrows(IolabException.class, () -> ResultSet.load(zero));
+        assertTrue(e.getMessage().contains("is longer than"), e.getMessage());
     }
 
     @org.junit.jupiter.api.Test
