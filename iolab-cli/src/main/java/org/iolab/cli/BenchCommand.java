@@ -125,8 +125,8 @@ final class BenchCommand implements Callable<Integer> {
         if (runs != null && (runs < 1 || runs > 10000)) {
             throw new IolabException("bad --runs '" + runs + "': expected 1 to 10000");
         }
-        if (budget != null && !(budget > 0)) {
-            throw new IolabException("bad --budget '" + budget + "': expected seconds above 0");
+        if (budget != null && (!(budget > 0) || budget.isInfinite())) {
+            throw new IolabException("bad --budget '" + budget + "': expected a number of seconds above 0");
         }
         return new Planner.Request(
                 methods == null ? null : Options.methods(methods),

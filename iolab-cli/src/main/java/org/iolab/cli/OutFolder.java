@@ -183,7 +183,15 @@ final class OutFolder {
         Path tmp = Files.createTempFile(folder, ".results-", ".tmp");
         try {
             Files.writeString(tmp, text);
+            // durable before it is named: a rename that reaches the disk before the bytes leaves an empty file after
+            // a power loss, the run's hour of results with it
+            try (FileChannel c = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+                c.force(true);
+            }
             Files.move(tmp, json, StandardCopyOption.ATOMIC_MOVE);
+            try (FileChannel d = FileChannel.open(folder, StandardOpenOption.READ)) {
+                d.force(true);
+            }
             return json;
         } finally {
             Files.deleteIfExists(tmp);

@@ -77,6 +77,7 @@ class CliIT {
         assertUserError(tmp, "sometimes", concat(quick, "--prealloc", "sometimes"));
         assertUserError(tmp, "abc", concat(quick, "--forks", "abc"));
         assertUserError(tmp, "--bogus", concat(quick, "--bogus"));
+        assertUserError(tmp, "Infinity", concat(quick, "--budget", "Infinity"));
         String[] smoke = {"bench", "--profile", "smoke", "--out", tmp.resolve("out").toString()};
         assertUserError(tmp, "missing", concat(smoke, "--dir", tmp.resolve("missing").toString()));
         assertUserError(tmp, "a-file", concat(smoke, "--dir", file.toString()));
