@@ -117,8 +117,11 @@ public record ResultSet(Path source, List<Measurement> measurements, List<Measur
         } catch (NoSuchFileException e) {
             throw new IolabException(file + " does not exist; give the results.json that ./iolab bench wrote");
         } catch (IOException e) {
+            String where = e instanceof com.fasterxml.jackson.core.JsonProcessingException j && j.getLocation() != null
+                    ? " at line " + j.getLocation().getLineNr() + ", column " + j.getLocation().getColumnNr()
+                    + " (byte " + j.getLocation().getByteOffset() + ")" : "";
             throw new IolabException(file + " is not a JMH JSON results file (" + e.getMessage().lines().findFirst()
-                    .orElse("") + "); give the results.json that ./iolab bench wrote", e);
+                    .orElse("") + where + "); give the results.json that ./iolab bench wrote", e);
         }
         if (root == null || !root.isArray()) {
             throw new IolabException(file + " is not a JMH JSON results file (expected a JSON array of results);"

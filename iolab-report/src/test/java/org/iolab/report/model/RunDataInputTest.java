@@ -140,6 +140,14 @@ class RunDataInputTest {
     }
 
     @org.junit.jupiter.api.Test
+    void aCutOffResultsFileIsRefusedWithWhereItEnds() throws IOException {
+        String whole = "[" + entry("raf-array", "1e8") + "]";
+        Path results = Files.writeString(dir.resolve("results.json"), whole.substring(0, whole.length() / 2));
+        IolabException e = assertThrows(IolabException.class, () -> ResultSet.load(results));
+        assertTrue(e.getMessage().contains("results.json") && e.getMessage().contains(" at line "), e.getMessage());
+    }
+
+    @org.junit.jupiter.api.Test
     void aDeviceWithoutEndIsRefusedWithoutRunningOutOfMemory() {
         // a device has no size to ask: /dev/zero was read until the heap ran out
         Path zero = Path.of("/dev/zero");
