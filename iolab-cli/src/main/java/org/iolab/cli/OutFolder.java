@@ -11,6 +11,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.stream.Stream;
 import org.iolab.IolabException;
@@ -34,13 +35,16 @@ final class OutFolder {
     /** The highest folder the claim created (the claimed one or an ancestor), or null when it existed. */
     private final Path topCreated;
     private final FileChannel marker;
+    /** The marker's identity, so that {@link #release} deletes the marker only while its name is still this file. */
+    private final Object markerKey;
     private final Thread hook;
     private boolean released;
 
-    private OutFolder(Path path, Path topCreated, FileChannel marker) {
+    private OutFolder(Path path, Path topCreated, FileChannel marker, Object markerKey) {
         this.path = path;
         this.topCreated = topCreated;
         this.marker = marker;
+        this.markerKey = markerKey;
         this.hook = new Thread(this::release, "iolab-out-release");
         Runtime.getRuntime().addShutdownHook(hook);
     }
@@ -75,7 +79,9 @@ final class OutFolder {
             } catch (FileAlreadyExistsException e) {
                 continue; // another run made it in the same second
             } catch (IOException e) {
-                removeEmpty(parent, top);
+                if (top != null) {
+                    removeEmpty(parent, top);
+                }
                 throw IolabException.io("create the results folder", p, e);
             }
             return mark(p, top != null && !top.equals(fallback.toAbsolutePath()) ? top : p.toAbsolutePath());
@@ -84,13 +90,16 @@ final class OutFolder {
                 + " of them exist; give one with --out");
     }
 
-    private static OutFolder claimGiven(Path out) {
-        if (Files.isSymbolicLink(out) && !Files.exists(out)) {
-            throw new IolabException("--out " + out + " is a link to nothing; give a folder");
+    private static OutFolder claimGiven(Path given) {
+        if (Files.isSymbolicLink(given) && !Files.exists(given)) {
+            throw new IolabException("--out " + given + " is a link to nothing; give a folder");
         }
-        if (Files.exists(out) && !Files.isDirectory(out)) {
-            throw new IolabException("--out " + out + " is a file, not a folder; choose a folder");
+        if (Files.exists(given) && !Files.isDirectory(given)) {
+            throw new IolabException("--out " + given + " is a file, not a folder; choose a folder");
         }
+        // the folder the file system means, links and '..' resolved as it resolves them (not as text: L/../new
+        // with L a link is not ./new)
+        Path out = real(given);
         Path top = firstMissing(out);
         if (top == null) {
             try (Stream<Path> in = Files.list(out)) {
@@ -113,6 +122,37 @@ final class OutFolder {
         return mark(out, top);
     }
 
+    /**
+     * @return {@code p} with its longest existing prefix replaced by that prefix's real path
+     * @throws IolabException when a '..' follows a folder that does not exist yet (no file system meaning to take)
+     */
+    private static Path real(Path p) {
+        Path abs = p.toAbsolutePath();
+        int n = abs.getNameCount();
+        for (int i = n; i >= 0; i--) {
+            Path prefix = i == 0 ? abs.getRoot() : abs.getRoot().resolve(abs.subpath(0, i));
+            if (!Files.exists(prefix)) {
+                continue;
+            }
+            try {
+                Path rest = i == n ? null : abs.subpath(i, n);
+                if (rest != null) {
+                    for (Path part : rest) {
+                        if (part.toString().equals("..") || part.toString().equals(".")) {
+                            throw new IolabException("--out " + p + " has '" + part + "' after " + prefix.resolve(
+                                    rest.getName(0)) + ", which does not exist; give the folder without it");
+                        }
+                    }
+                }
+                Path r = prefix.toRealPath();
+                return rest == null ? r : r.resolve(rest);
+            } catch (IOException e) {
+                throw IolabException.io("resolve", prefix, e);
+            }
+        }
+        return abs.normalize();
+    }
+
     /** @return the highest ancestor of {@code p} (or {@code p}) that does not exist, absolute; null when it exists */
     private static Path firstMissing(Path p) {
         Path abs = p.toAbsolutePath().normalize();
@@ -126,27 +166,73 @@ final class OutFolder {
     private static OutFolder mark(Path folder, Path topCreated) {
         Path m = folder.resolve(MARKER);
         FileChannel ch = null;
+        boolean made = false;
         try {
-            ch = FileChannel.open(m, StandardOpenOption.CREATE, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+            try {
+                ch = FileChannel.open(m, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                        LinkOption.NOFOLLOW_LINKS);
+                made = true;
+            } catch (FileAlreadyExistsException e) {
+                ch = FileChannel.open(m, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+            }
+            Object key = keyOf(m);
             FileLock lock;
             try {
                 lock = ch.tryLock();
             } catch (OverlappingFileLockException e) {
                 lock = null; // held in this process
             }
-            if (lock == null) {
+            // locked, and still the file the name gives (a run that let go deletes its marker before unlocking it:
+            // a lock taken on that one holds a file no one can see), and the folder holds nothing else (a run that
+            // finished between this run's look and its lock has written its results there)
+            if (lock == null || key == null || !key.equals(keyOf(m)) || !onlyMarker(folder)) {
                 ch.close();
-                throw new IolabException("--out " + folder + " is being written by another iolab bench; choose"
-                        + " another folder");
+                ch = null;
+                if (made && key != null && key.equals(keyOf(m))) {
+                    Files.deleteIfExists(m);
+                }
+                if (topCreated != null) {
+                    removeEmpty(folder, topCreated);
+                }
+                throw new IolabException("--out " + folder + " is being written, or was just written, by another"
+                        + " iolab bench; choose another folder");
             }
             // a marker found unlocked was left by a run that was killed: this run takes the folder over
-            return new OutFolder(folder, topCreated, ch);
+            return new OutFolder(folder, topCreated, ch, key);
         } catch (IOException e) {
             closeQuietly(ch);
+            if (made) {
+                deleteQuietly(m);
+            }
             if (topCreated != null) {
                 removeEmpty(folder, topCreated);
             }
             throw IolabException.io("write into the results folder", folder, e);
+        }
+    }
+
+    /** @return the file's identity (device and inode), or null when it is gone */
+    private static Object keyOf(Path p) {
+        try {
+            BasicFileAttributes a = p.getFileSystem().provider().readAttributesIfExists(p, BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
+            return a == null ? null : a.fileKey();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private static boolean onlyMarker(Path folder) throws IOException {
+        try (Stream<Path> in = Files.list(folder)) {
+            return in.allMatch(p -> p.getFileName().toString().equals(MARKER));
+        }
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException e) {
+            System.err.println("iolab: could not delete " + p + ": " + e.getMessage());
         }
     }
 
@@ -207,10 +293,9 @@ final class OutFolder {
             return;
         }
         released = true;
-        try {
-            Files.deleteIfExists(path.resolve(MARKER));
-        } catch (IOException e) {
-            System.err.println("iolab: could not delete " + path.resolve(MARKER) + ": " + e.getMessage());
+        Path m = path.resolve(MARKER);
+        if (markerKey.equals(keyOf(m))) {
+            deleteQuietly(m); // only this run's: never a marker another run made since
         }
         closeQuietly(marker); // its lock with it, after the delete: no other run takes a marker about to go
         if (topCreated != null) {

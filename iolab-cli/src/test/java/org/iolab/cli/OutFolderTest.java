@@ -107,6 +107,27 @@ class OutFolderTest {
     }
 
     @Test
+    void aDotDotAfterALinkMeansWhatTheFileSystemMeans() throws IOException {
+        // L/../new with L a link to x/y is x/new, not ./new: taken as text, a non-empty x/new was not looked into and
+        // its results.json was overwritten
+        Path x = Files.createDirectories(tmp.resolve("x/y")).getParent();
+        Files.writeString(Files.createDirectories(x.resolve("new")).resolve("results.json"), "precious");
+        Path cwd = Files.createDirectories(tmp.resolve("cwd"));
+        Files.createSymbolicLink(cwd.resolve("L"), x.resolve("y"));
+        IolabException e = assertThrows(IolabException.class,
+                () -> OutFolder.claim(cwd.resolve("L/../new"), tmp.resolve("d")));
+        assertTrue(e.getMessage().contains("not empty"), e.getMessage());
+        assertEquals("precious", Files.readString(x.resolve("new/results.json")));
+
+        OutFolder o = OutFolder.claim(cwd.resolve("L/../fresh"), tmp.resolve("d"));
+        assertEquals(x.toRealPath().resolve("fresh"), o.path());
+        o.release();
+        assertFalse(Files.exists(x.resolve("fresh")), "the folder created is the one removed");
+        assertThrows(IolabException.class, () -> OutFolder.claim(cwd.resolve("none/../z"), tmp.resolve("d")),
+                "'..' after a folder that does not exist has no meaning to take");
+    }
+
+    @Test
     void theFoldersAClaimCreatedGoWhenTheRunWroteNothing() {
         OutFolder given = OutFolder.claim(tmp.resolve("a/b/c"), tmp.resolve("x"));
         given.release();
