@@ -11,6 +11,7 @@ import org.iolab.report.analysis.StoreTargets;
 import org.iolab.report.model.Limit;
 import org.iolab.report.model.Measurement;
 import org.iolab.report.model.PutLatency;
+import org.iolab.report.model.ResultSet;
 import org.iolab.report.model.Stats;
 
 /**
@@ -29,7 +30,7 @@ final class StoreTable {
         List<Measurement> of = store.stream().filter(m -> !m.passes().isEmpty())
                 .sorted(Comparator.comparing((Measurement m) -> StoreTargets.order(m.durability()))
                         .thenComparing(Comparator.comparingLong(Measurement::records).reversed())
-                        .thenComparing(m -> StoreTargets.PHASES.indexOf(m.phase()))
+                        .thenComparing(m -> ResultSet.STORE_PHASES.indexOf(m.phase()))
                         .thenComparingDouble(m -> m.stats().median())).toList();
         if (of.isEmpty()) {
             return;

@@ -15,6 +15,7 @@ import org.iolab.catalogue.MethodInfo;
 import org.iolab.report.model.Advice;
 import org.iolab.report.model.Bench;
 import org.iolab.report.model.Measurement;
+import org.iolab.report.model.ResultSet;
 import org.iolab.report.model.RunData;
 import org.iolab.report.model.Stats;
 
@@ -91,7 +92,7 @@ public final class Advisor {
         Measurement lead = null;
         Measurement leadRunnerUp = null;
         boolean leadAhead = false;
-        for (String phase : StoreTargets.PHASES) {
+        for (String phase : ResultSet.STORE_PHASES) {
             List<Measurement> of = none.stream().filter(m -> m.records() == records && phase.equals(m.phase()))
                     .sorted(Comparator.comparingDouble(m -> m.stats().median())).toList();
             if (of.isEmpty()) {

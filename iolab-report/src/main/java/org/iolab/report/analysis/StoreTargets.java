@@ -14,6 +14,7 @@ import org.iolab.report.limits.Fio;
 import org.iolab.report.model.Limit;
 import org.iolab.report.model.Measurement;
 import org.iolab.report.model.PutLatency;
+import org.iolab.report.model.ResultSet;
 import org.iolab.report.model.RunData;
 import org.iolab.report.model.Stats;
 import org.iolab.report.model.StoreCompaction;
@@ -31,10 +32,8 @@ import org.iolab.report.model.Verdict;
  * compared across the counts (each side names its count) unless the run has BATCH at the ALWAYS count.
  */
 public final class StoreTargets {
-    /** The workload's phases, in order. */
-    public static final List<String> PHASES = List.of("put", "scan", "get", "delete", "reinsert", "reopen");
-    /** The phases with a "≥ 2× the best peer" target. */
-    public static final List<String> RACED = List.of("put", "scan", "get", "delete", "reinsert");
+    /** The phases with a "≥ 2× the best peer" target: all but the reopen. */
+    public static final List<String> RACED = ResultSet.STORE_PHASES.subList(0, ResultSet.STORE_PHASES.size() - 1);
     /** Bruno's own MappedByteBuffer code, the baseline engine (not a peer). */
     public static final String BRUNO = "bruno-mbb";
     /** The floor engine (a heap hash map written only at close): shown, never a peer. */

@@ -594,7 +594,7 @@ public final class HtmlReport {
 
     /** One durability and record count: rows = engines, columns = phases, best peer marked, iolab's ratios. */
     private static void storeTable(StringBuilder b, List<Measurement> of, String durability, long records) {
-        List<String> phases = StoreTargets.PHASES.stream().filter(p -> of.stream().anyMatch(m -> p.equals(m.phase())))
+        List<String> phases = ResultSet.STORE_PHASES.stream().filter(p -> of.stream().anyMatch(m -> p.equals(m.phase())))
                 .toList();
         List<String> engines = of.stream().map(Measurement::method).distinct().sorted(Comparator
                 .comparing((String e) -> StoreTargets.iolab(e) ? 0 : StoreTargets.peer(e) ? 2 : 1)

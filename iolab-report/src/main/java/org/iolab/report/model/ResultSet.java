@@ -10,12 +10,15 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Predicate;
 import org.iolab.IolabException;
 import org.iolab.Sizes;
 import org.iolab.catalogue.Catalogue;
 import org.iolab.catalogue.Kind;
 import org.iolab.catalogue.MethodInfo;
+import org.iolab.report.limits.LimitsRunner;
+import org.iolab.storage.Durability;
 
 /**
  * The measurements of one {@code results.json} (JMH's JSON format as {@code ./iolab bench} writes it).
@@ -177,7 +180,7 @@ public record ResultSet(Path source, List<Measurement> measurements, List<Measur
         long buffer = bench == Bench.RANDOM ? 0 : Sizes.parse(p.path("bufferSize").asText("8192"), "bufferSize");
         long size = Sizes.parse(p.path("fileSize").asText(), "fileSize");
         String cache = bench == Bench.WRITE ? null : p.path("cache").asText("warm");
-        if (cache != null && !cache.equals("warm") && !cache.equals("cold")) {
+        if (cache != null && !LimitsRunner.CACHES.contains(cache)) {
             throw new IllegalArgumentException("its cache state '" + cache + "' is neither warm nor cold");
         }
         String prealloc = bench == Bench.WRITE ? p.path("prealloc").asText("none") : null;
@@ -306,11 +309,9 @@ public record ResultSet(Path source, List<Measurement> measurements, List<Measur
         return span <= 0 ? 0 : (span + stride - 1) / stride;
     }
 
+    /** @return the level as the benchmarks write it ({@code none}, {@code batch}, {@code always}), checked */
     private static String durability(String level) {
-        if (!level.equals("none") && !level.equals("batch") && !level.equals("always")) {
-            throw new IllegalArgumentException("its durability '" + level + "' is none of none, batch, always");
-        }
-        return level;
+        return Durability.parse(level).name().toLowerCase(Locale.ROOT);
     }
 
     private static double secondsPer(String unit) {

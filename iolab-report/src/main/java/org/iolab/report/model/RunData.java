@@ -155,7 +155,8 @@ public record RunData(ResultSet results, List<Fact> machine, List<Limit> limits,
             case null -> "value";
             case Fact f -> f.name() == null ? "name" : f.value() == null ? "value" : null;
             case Limit l -> l.tool() == null ? "tool" : l.operation() == null ? "operation"
-                    : l.passes() == null ? "passes" : l.passes().stream().anyMatch(v -> v == null || !(v >= 0) || v.isInfinite()) ? "valid passes"
+                    : l.passes() == null ? "passes"
+                    : l.passes().stream().anyMatch(v -> v == null || !(v >= 0) || v.isInfinite()) ? "valid passes"
                     : null;
             case Latency l -> l.mode() == null ? "mode" : l.backend() == null ? "backend"
                     : l.durability() == null ? "durability" : null;
