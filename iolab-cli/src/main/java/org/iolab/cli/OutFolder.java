@@ -4,17 +4,18 @@ import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.stream.Stream;
 import org.iolab.IolabException;
+import org.iolab.report.model.WholeFile;
 
 /**
  * The folder {@code iolab bench} writes its results into, claimed before anything runs: a run must not measure for
@@ -237,9 +238,9 @@ final class OutFolder {
     }
 
     /**
-     * Writes {@code results.json} whole or not at all: into a temporary file beside it, then renamed. When the folder
-     * cannot take it (a full disk), it goes into a new folder in the temporary folder instead, where the caller
-     * writes the rest of the run's files too.
+     * Writes {@code results.json} whole or not at all ({@link WholeFile}). When the folder cannot take it (a full
+     * disk), it goes into a new folder in the temporary folder instead, where the caller writes the rest of the run's
+     * files too.
      *
      * @param folder the claimed folder
      * @param text the results
@@ -266,22 +267,8 @@ final class OutFolder {
 
     private static Path write(Path folder, String text) throws IOException {
         Path json = folder.resolve("results.json");
-        Path tmp = Files.createTempFile(folder, ".results-", ".tmp");
-        try {
-            Files.writeString(tmp, text);
-            // durable before it is named: a rename that reaches the disk before the bytes leaves an empty file after
-            // a power loss, the run's hour of results with it
-            try (FileChannel c = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-                c.force(true);
-            }
-            Files.move(tmp, json, StandardCopyOption.ATOMIC_MOVE);
-            try (FileChannel d = FileChannel.open(folder, StandardOpenOption.READ)) {
-                d.force(true);
-            }
-            return json;
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        WholeFile.write(json, out -> out.write(text.getBytes(StandardCharsets.UTF_8)));
+        return json;
     }
 
     /**

@@ -2,9 +2,10 @@ package org.iolab.report.analysis;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,6 +16,7 @@ import org.iolab.IolabException;
 import org.iolab.report.model.Measurement;
 import org.iolab.report.model.ResultSet;
 import org.iolab.report.model.Stats;
+import org.iolab.report.model.WholeFile;
 
 /** Compares results files point by point, and exports one as CSV. */
 public final class Compare {
@@ -153,58 +155,43 @@ public final class Compare {
      * @throws IolabException naming the file when it cannot be written
      */
     public static void writeCsv(ResultSet results, Path csv) {
-        String file = results.source() == null ? "" : results.source().toString();
-        // whole or not at all: a full disk leaves no cut-off CSV (and an older one of that name as it was)
-        Path tmp;
         try {
-            // a new file of a name no one has (never a user's file, nor one a link points at)
-            tmp = Files.createTempFile(csv.toAbsolutePath().getParent(), "." + csv.getFileName(), ".tmp");
+            // whole or not at all: a full disk leaves no cut-off CSV (and an older one of that name as it was)
+            WholeFile.write(csv, out -> {
+                Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
+                writeCsv(results, w);
+                w.flush();
+            });
         } catch (IOException e) {
-            throw IolabException.io("write CSV", csv, e);
-        }
-        try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-            w.write(CSV_HEADER);
-            w.write("\r\n");
-            List<Measurement> points = new ArrayList<>(results.all());
-            points.addAll(results.store());
-            for (Measurement m : points) {
-                String kind = m.kind() == null ? "" : m.kind().name().toLowerCase(Locale.ROOT).replace('_', '-');
-                List<Double> passes = m.passes();
-                for (int i = 0; i < passes.size(); i++) {
-                    List<String> f = List.of(file, m.bench().name().toLowerCase(Locale.ROOT), m.method(), kind,
-                            Long.toString(m.bufferSize()), Long.toString(m.fileSize()), nz(m.cache()),
-                            nz(m.prealloc()), Boolean.toString(m.sync()), Long.toString(m.stride()),
-                            Integer.toString(m.length()), m.unit(), Integer.toString(i + 1),
-                            number(passes.get(i)), nz(m.durability()), Long.toString(m.records()), nz(m.phase()));
-                    StringBuilder line = new StringBuilder();
-                    for (String s : f) {
-                        if (!line.isEmpty()) {
-                            line.append(',');
-                        }
-                        line.append(quote(s));
-                    }
-                    w.write(line.toString());
-                    w.write("\r\n");
-                }
-            }
-        } catch (IOException e) {
-            deleteQuietly(tmp, e);
-            throw IolabException.io("write CSV", csv, e);
-        }
-        try {
-            Files.move(tmp, csv, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            deleteQuietly(tmp, e);
             throw IolabException.io("write CSV", csv, e);
         }
     }
 
-    private static void deleteQuietly(Path tmp, IOException cause) {
-        try {
-            Files.deleteIfExists(tmp);
-        } catch (IOException suppressed) {
-            cause.addSuppressed(suppressed);
+    private static void writeCsv(ResultSet results, Writer w) throws IOException {
+        String file = results.source() == null ? "" : results.source().toString();
+        w.write(CSV_HEADER);
+        w.write("\r\n");
+        List<Measurement> points = new ArrayList<>(results.all());
+        points.addAll(results.store());
+        for (Measurement m : points) {
+            String kind = m.kind() == null ? "" : m.kind().name().toLowerCase(Locale.ROOT).replace('_', '-');
+            List<Double> passes = m.passes();
+            for (int i = 0; i < passes.size(); i++) {
+                List<String> f = List.of(file, m.bench().name().toLowerCase(Locale.ROOT), m.method(), kind,
+                        Long.toString(m.bufferSize()), Long.toString(m.fileSize()), nz(m.cache()),
+                        nz(m.prealloc()), Boolean.toString(m.sync()), Long.toString(m.stride()),
+                        Integer.toString(m.length()), m.unit(), Integer.toString(i + 1),
+                        number(passes.get(i)), nz(m.durability()), Long.toString(m.records()), nz(m.phase()));
+                StringBuilder line = new StringBuilder();
+                for (String s : f) {
+                    if (!line.isEmpty()) {
+                        line.append(',');
+                    }
+                    line.append(quote(s));
+                }
+                w.write(line.toString());
+                w.write("\r\n");
+            }
         }
     }
 

@@ -167,22 +167,10 @@ public record RunData(ResultSet results, List<Fact> machine, List<Limit> limits,
         };
     }
 
-    /** Writes whole or not at all (a full disk leaves no half-written file): a temporary file, then renamed. */
     private static void write(Path file, Object value) {
-        Path tmp = null;
         try {
-            tmp = Files.createTempFile(file.toAbsolutePath().getParent(), "." + file.getFileName(), ".tmp");
-            ResultSet.JSON.writerWithDefaultPrettyPrinter().writeValue(tmp.toFile(), value);
-            Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
-                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            WholeFile.write(file, out -> ResultSet.JSON.writerWithDefaultPrettyPrinter().writeValue(out, value));
         } catch (IOException e) {
-            try {
-                if (tmp != null) {
-                    Files.deleteIfExists(tmp);
-                }
-            } catch (IOException suppressed) {
-                e.addSuppressed(suppressed);
-            }
             throw IolabException.io("write", file, e);
         }
     }

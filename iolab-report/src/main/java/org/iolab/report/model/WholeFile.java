@@ -1,0 +1,67 @@
+package org.iolab.report.model;
+
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Writes a file whole or not at all: into a new file of a name no one has beside it (never a user's file, nor one a
+ * link points at), synced, then renamed over the target and the folder synced. A full disk or a crash leaves the
+ * target as it was and no temporary file; a power loss after it returns keeps the new bytes (a rename that reached
+ * the disk before the bytes would leave an empty file).
+ */
+public final class WholeFile {
+    /** What writes the bytes. */
+    @FunctionalInterface
+    public interface Body {
+        /**
+         * @param out the temporary file (closing it only flushes it)
+         * @throws IOException when a write fails
+         */
+        void write(OutputStream out) throws IOException;
+    }
+
+    private WholeFile() {
+    }
+
+    /**
+     * @param file the target (replaced when it exists)
+     * @param body writes the bytes
+     * @throws IOException when a step fails (the target is then unchanged)
+     */
+    public static void write(Path file, Body body) throws IOException {
+        Path folder = file.toAbsolutePath().getParent();
+        Path tmp = Files.createTempFile(folder, "." + file.getFileName(), ".tmp");
+        try {
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+                // a body may close what it is given (Jackson does): the channel stays open for the sync
+                OutputStream out = new FilterOutputStream(Channels.newOutputStream(ch)) {
+                    @Override
+                    public void write(byte[] b, int off, int len) throws IOException {
+                        this.out.write(b, off, len);
+                    }
+
+                    @Override
+                    public void close() throws IOException {
+                        flush();
+                    }
+                };
+                body.write(out);
+                out.flush();
+                ch.force(true);
+            }
+            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            try (FileChannel d = FileChannel.open(folder, StandardOpenOption.READ)) {
+                d.force(true);
+            }
+        } finally {
+            Files.deleteIfExists(tmp); // gone already when it was renamed
+        }
+    }
+}
