@@ -12,7 +12,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.List;
 import java.util.stream.Stream;
 import org.iolab.IolabException;
 import org.iolab.report.model.WholeFile;
@@ -66,8 +65,8 @@ final class OutFolder {
         if (out != null) {
             return claimGiven(out);
         }
-        Path top = firstMissing(fallback);
         Path parent = fallback.toAbsolutePath().getParent();
+        Path createdParents = firstMissing(parent);
         try {
             Files.createDirectories(parent);
         } catch (IOException e) {
@@ -80,12 +79,12 @@ final class OutFolder {
             } catch (FileAlreadyExistsException e) {
                 continue; // another run made it in the same second
             } catch (IOException e) {
-                if (top != null) {
-                    removeEmpty(parent, top);
+                if (createdParents != null) {
+                    removeEmpty(parent, createdParents);
                 }
                 throw IolabException.io("create the results folder", p, e);
             }
-            return mark(p, top != null && !top.equals(fallback.toAbsolutePath()) ? top : p.toAbsolutePath());
+            return mark(p, createdParents != null ? createdParents : p.toAbsolutePath());
         }
         throw new IolabException("cannot create a results folder beside " + fallback + ": " + SUFFIXES
                 + " of them exist; give one with --out");
@@ -102,18 +101,15 @@ final class OutFolder {
         // with L a link is not ./new)
         Path out = real(given);
         Path top = firstMissing(out);
-        if (top == null) {
-            try (Stream<Path> in = Files.list(out)) {
-                List<String> names = in.map(p -> p.getFileName().toString()).toList();
-                // a marker alone: a run's, or one a killed run left (mark() tells them apart by its lock)
-                if (!names.isEmpty() && !names.equals(List.of(MARKER))) {
-                    throw new IolabException("--out " + out + " is not empty; iolab writes results.json, its sibling"
-                            + " files, report.html and charts/ there and overwrites nothing; choose a new or empty"
-                            + " folder");
-                }
-            } catch (IOException e) {
-                throw IolabException.io("list", out, e);
+        try {
+            // a marker alone: a run's, or one a killed run left (mark() tells them apart by its lock)
+            if (top == null && !onlyMarker(out)) {
+                throw new IolabException("--out " + out + " is not empty; iolab writes results.json, its sibling"
+                        + " files, report.html and charts/ there and overwrites nothing; choose a new or empty"
+                        + " folder");
             }
+        } catch (IOException e) {
+            throw IolabException.io("list", out, e);
         }
         try {
             Files.createDirectories(out);

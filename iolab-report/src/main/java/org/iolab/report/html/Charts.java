@@ -110,11 +110,13 @@ public final class Charts {
         return out;
     }
 
-    // ---- the journal: appends per second against record size ----
-
-    /** Every chart's file name without its extension, each drawn as a .png and an .svg. */
-    private static final Set<String> NAMES = Set.of("journal-appends", "store-phases", "read-vs-buffer",
-            "read-vs-buffer-fast", "read-methods", "passes", "write-methods", "random-access");
+    // file names (without extension) of the charts other than the journal's and the store's
+    private static final String READ_VS_BUFFER = "read-vs-buffer";
+    private static final String READ_VS_BUFFER_FAST = "read-vs-buffer-fast";
+    private static final String READ_METHODS = "read-methods";
+    private static final String PASSES = "passes";
+    private static final String WRITE_METHODS = "write-methods";
+    private static final String RANDOM_ACCESS = "random-access";
 
     /**
      * @param fileName a file's name in a report's {@code charts/} folder
@@ -126,6 +128,8 @@ public final class Charts {
         String ext = dot < 0 ? "" : fileName.substring(dot);
         return (ext.equals(".png") || ext.equals(".svg")) && NAMES.contains(fileName.substring(0, dot));
     }
+
+    // ---- the journal: appends per second against record size ----
 
     /** Name of the journal chart (shown in the report's journal section, not among the charts). */
     public static final String JOURNAL_APPENDS = "journal-appends";
@@ -171,6 +175,10 @@ public final class Charts {
 
     /** Name of the store chart (shown in the report's store section, not among the charts). */
     public static final String STORE_PHASES = "store-phases";
+
+    /** Every chart's file name without its extension, each drawn as a .png and an .svg. */
+    private static final Set<String> NAMES = Set.of(JOURNAL_APPENDS, STORE_PHASES, READ_VS_BUFFER,
+            READ_VS_BUFFER_FAST, READ_METHODS, PASSES, WRITE_METHODS, RANDOM_ACCESS);
     /** Bars of the store chart start at this many milliseconds (the log axis' floor). */
     private static final double STORE_FLOOR_MS = 0.01;
 
@@ -226,9 +234,9 @@ public final class Charts {
     // ---- (a) throughput against buffer size ----
 
     private static List<Figure> readVsBuffer(List<Measurement> all, Path dir) {
-        String name = "read-vs-buffer";
+        String name = READ_VS_BUFFER;
         String title = "Read throughput against buffer size (warm)";
-        String zoomName = "read-vs-buffer-fast";
+        String zoomName = READ_VS_BUFFER_FAST;
         String zoomTitle = "The fast group, linear scale (warm)";
         List<Measurement> warm = all.stream().filter(m -> m.bench() == Bench.READ && "warm".equals(m.cache())
                 && m.usesBuffer()).toList();
@@ -355,7 +363,7 @@ public final class Charts {
     // ---- (b) reads at the default buffer, warm and cold ----
 
     private static Figure readBars(List<Measurement> all, Path dir) {
-        String name = "read-methods";
+        String name = READ_METHODS;
         List<Measurement> reads = all.stream().filter(m -> m.bench() == Bench.READ).toList();
         long buffer = defaultBuffer(reads);
         String title = "Read methods at " + Sizes.format(buffer) + ", warm and cold";
@@ -383,7 +391,7 @@ public final class Charts {
     // ---- (c) every pass in order ----
 
     private static Figure passes(List<Measurement> all, Path dir) {
-        String name = "passes";
+        String name = PASSES;
         String title = "Every pass in order (warm reads)";
         List<Measurement> reads = all.stream().filter(m -> m.bench() == Bench.READ && "warm".equals(m.cache()))
                 .toList();
@@ -468,7 +476,7 @@ public final class Charts {
     // ---- (d) writes ----
 
     private static Figure writeBars(List<Measurement> all, Path dir) {
-        String name = "write-methods";
+        String name = WRITE_METHODS;
         String title = "Write methods";
         List<Measurement> writes = all.stream().filter(m -> m.bench() == Bench.WRITE).toList();
         if (writes.isEmpty()) {
@@ -497,7 +505,7 @@ public final class Charts {
     // ---- (e) random access ----
 
     private static Figure randomBars(List<Measurement> all, Path dir) {
-        String name = "random-access";
+        String name = RANDOM_ACCESS;
         String title = "Random access: seek, skip, positional, mapped";
         List<Measurement> random = all.stream().filter(m -> m.bench() == Bench.RANDOM).toList();
         if (random.isEmpty()) {
