@@ -13,15 +13,19 @@ import org.junit.jupiter.api.Test;
 
 /** A command whose standard output was lost does not exit 0 (a {@link PrintStream} swallows the write error). */
 class MainOutputTest {
-    @Test
-    void lostOutputIsAnErrorWithAMessage() {
-        // /dev/full: every write fails with "No space left on device"
-        PrintStream full = new PrintStream(new OutputStream() {
+    /** @return a stream whose every write fails with {@code reason} */
+    private static PrintStream failing(String reason) {
+        return new PrintStream(new OutputStream() {
             @Override
             public void write(int b) throws IOException {
-                throw new IOException("No space left on device");
+                throw new IOException(reason);
             }
         }, true, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void lostOutputIsAnErrorWithAMessage() {
+        PrintStream full = failing("No space left on device"); // as /dev/full
         full.println("a table no one will see");
         StringWriter err = new StringWriter();
         assertEquals(Main.USER_ERROR, Main.outputWritten(full, new PrintWriter(err), false));
@@ -30,12 +34,7 @@ class MainOutputTest {
 
     @Test
     void aReaderThatLeftThePipeEndsItQuietlyButNotWithZero() {
-        PrintStream closed = new PrintStream(new OutputStream() {
-            @Override
-            public void write(int b) throws IOException {
-                throw new IOException("Broken pipe");
-            }
-        }, true, StandardCharsets.UTF_8);
+        PrintStream closed = failing("Broken pipe");
         closed.println("more lines than head wanted");
         StringWriter err = new StringWriter();
         assertEquals(Main.BROKEN_PIPE, Main.outputWritten(closed, new PrintWriter(err), true));

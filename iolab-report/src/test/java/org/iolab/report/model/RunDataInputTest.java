@@ -26,13 +26,22 @@ class RunDataInputTest {
                 """.formatted(method, pass);
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"0.0", "-5.0", "1e400"})
-    void aPassThatIsNotPositiveAndFiniteIsRefusedByItsEntry(String pass) throws IOException {
-        Path results = Files.writeString(dir.resolve("results.json"),
-                "[" + entry("raf-array", "1e8") + "," + entry("fis-array", pass) + "]");
+    /**
+     * Writes {@code entries} as a results.json and checks that loading it is refused, naming the file and the last
+     * entry (the bad one) and saying {@code says}.
+     */
+    private void assertRefused(String says, String... entries) throws IOException {
+        Path results = Files.writeString(dir.resolve("results.json"), "[" + String.join(",", entries) + "]");
         IolabException e = assertThrows(IolabException.class, () -> RunData.load(results));
-        assertTrue(e.getMessage().contains("results.json") && e.getMessage().contains("entry 1"), e.getMessage());
+        assertTrue(e.getMessage().contains("results.json") && e.getMessage().contains("entry " + (entries.length - 1))
+                && e.getMessage().contains(says), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0.0", "-5.0", "1e400", "4.9e-324", "1e-12"})
+    void aPassThatIsNotAFiniteNumberLargeEnoughToChartIsRefusedByItsEntry(String pass) throws IOException {
+        // 4.9e-324 passed the old "positive" check and crashed the charts' log axis
+        assertRefused("at least", entry("raf-array", "1e8"), entry("fis-array", pass));
     }
 
     @ParameterizedTest(name = "{0} = {1}")
@@ -47,15 +56,6 @@ class RunDataInputTest {
         assertTrue(e.getMessage().contains(sibling), e.getMessage());
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"4.9e-324", "1e-12"})
-    void aPassTooSmallToChartIsRefusedByItsEntry(String pass) throws IOException {
-        Path results = Files.writeString(dir.resolve("results.json"),
-                "[" + entry("raf-array", "1e8") + "," + entry("fis-array", pass) + "]");
-        IolabException e = assertThrows(IolabException.class, () -> RunData.load(results));
-        assertTrue(e.getMessage().contains("entry 1") && e.getMessage().contains("at least"), e.getMessage());
-    }
-
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
         "a renamed method parameter|\"method\":|\"methodName\":|params.method",
@@ -65,10 +65,7 @@ class RunDataInputTest {
     void aReadEntryWithoutAMethodOrWithAnUnknownCacheIsRefused(String name, String from, String to, String says)
             throws IOException {
         // drawn, such entries crashed the charts (an empty series name) with an internal error
-        Path results = Files.writeString(dir.resolve("results.json"),
-                "[" + entry("raf-array", "1e8") + "," + entry("raf-array", "1e8").replace(from, to) + "]");
-        IolabException e = assertThrows(IolabException.class, () -> RunData.load(results));
-        assertTrue(e.getMessage().contains("entry 1") && e.getMessage().contains(says), e.getMessage());
+        assertRefused(says, entry("raf-array", "1e8"), entry("raf-array", "1e8").replace(from, to));
     }
 
     private static String storeEntry(String engine, String phase) {
@@ -84,10 +81,7 @@ class RunDataInputTest {
     void aStoreEntryOfAnUnknownPhaseOrWithoutAnEngineIsRefused(String engine, String phase, String says)
             throws IOException {
         // a newer iolab's phase crashed the store chart (no known phase left to draw)
-        Path results = Files.writeString(dir.resolve("results.json"),
-                "[" + storeEntry("iolab", "put") + "," + storeEntry(engine, phase) + "]");
-        IolabException e = assertThrows(IolabException.class, () -> RunData.load(results));
-        assertTrue(e.getMessage().contains("entry 1") && e.getMessage().contains(says), e.getMessage());
+        assertRefused(says, storeEntry("iolab", "put"), storeEntry(engine, phase));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -95,37 +89,21 @@ class RunDataInputTest {
         "\"records\":\"1000\"|\"records\":\"0\"|0 records"})
     void aStoreEntryOfAnUnknownDurabilityOrNoRecordsIsRefused(String from, String to, String says)
             throws IOException {
-        Path results = Files.writeString(dir.resolve("results.json"),
-                "[" + storeEntry("iolab", "put") + "," + storeEntry("iolab", "get").replace(from, to) + "]");
-        IolabException e = assertThrows(IolabException.class, () -> RunData.load(results));
-        assertTrue(e.getMessage().contains("entry 1") && e.getMessage().contains(says), e.getMessage());
+        assertRefused(says, storeEntry("iolab", "put"), storeEntry("iolab", "get").replace(from, to));
     }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {"\"stride\":\"4096\"|\"stride\":\"0\"|stride 0",
-        "\"fileSize\":\"65536\"|\"fileSize\":\"0\"|file size 0"})
-    void aRandomAccessEntryOfStrideOrFileSizeZeroIsRefused(String from, String to, String says) throws IOException {
-        // a stride of 0 divided by zero: "/ by zero" was the message
-        String random = """
+        "\"fileSize\":\"65536\"|\"fileSize\":\"0\"|file size 0",
+        "\"length\":\"8\"|\"length\":\"2g\"|probe length"})
+    void aRandomAccessEntryOfStrideOrFileSizeZeroOrAProbeOverTwoGibibytesIsRefused(String from, String to,
+            String says) throws IOException {
+        // a stride of 0 divided by zero ("/ by zero" was the message); a length of 2g was cast to a negative int
+        assertRefused(says, """
                 {"benchmark":"org.iolab.bench.RandomAccessBenchmark.pass","mode":"ss","jdkVersion":"25",
                  "params":{"method":"raf-seek","fileSize":"65536","cache":"warm","stride":"4096","length":"8"},
                  "primaryMetric":{"score":1.0,"scoreUnit":"ms/op","rawData":[[1.0]]}}
-                """.replace(from, to);
-        Path results = Files.writeString(dir.resolve("results.json"), "[" + random + "]");
-        IolabException e = assertThrows(IolabException.class, () -> RunData.load(results));
-        assertTrue(e.getMessage().contains("entry 0") && e.getMessage().contains(says), e.getMessage());
-    }
-
-    @org.junit.jupiter.api.Test
-    void aRandomAccessProbeLengthOverTwoGibibytesIsRefused() throws IOException {
-        String random = """
-                {"benchmark":"org.iolab.bench.RandomAccessBenchmark.pass","mode":"ss","jdkVersion":"25",
-                 "params":{"method":"raf-seek","fileSize":"65536","cache":"warm","stride":"4096","length":"2g"},
-                 "primaryMetric":{"score":1.0,"scoreUnit":"ms/op","rawData":[[1.0]]}}
-                """;
-        Path results = Files.writeString(dir.resolve("results.json"), "[" + random + "]");
-        IolabException e = assertThrows(IolabException.class, () -> RunData.load(results));
-        assertTrue(e.getMessage().contains("entry 0") && e.getMessage().contains("probe length"), e.getMessage());
+                """.replace(from, to));
     }
 
     @org.junit.jupiter.api.Test
