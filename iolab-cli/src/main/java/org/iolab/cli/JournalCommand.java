@@ -402,7 +402,8 @@ public final class JournalCommand implements Callable<Integer> {
     /** {@code iolab journal repair}. */
     @Command(name = "repair", mixinStandardHelpOptions = true,
             description = "Cuts the journal at its first damaged record so it opens again (the records from the"
-                    + " damage on are lost); refused while a writer has the journal open.")
+                    + " damage on are lost); when the first segments are missing, starts the journal at the first one"
+                    + " left; refused while a writer has the journal open.")
     static final class Repair implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "DIR", description = "the journal directory")
         Path dir;
@@ -412,14 +413,21 @@ public final class JournalCommand implements Callable<Integer> {
             existing(dir);
             List<Path> before = segmentFiles(dir);
             VerifyReport report = Journal.repair(dir);
-            VerifyReport.Problem first = report.problems().stream().filter(p -> !p.recoverable()).findFirst()
-                    .orElse(null);
-            if (first == null) {
+            List<VerifyReport.Problem> bad = report.problems().stream().filter(p -> !p.recoverable()).toList();
+            if (bad.isEmpty()) {
                 System.out.println("nothing to repair: " + report.records() + " records in " + report.segments()
                         + " segments");
                 return 0;
             }
-            System.out.println("cut " + first.file() + " at offset " + first.offset() + ": " + first.what());
+            if (bad.getFirst().missingSegmentsBefore()) {
+                System.out.println("the journal starts at " + bad.getFirst().file() + " from now on: "
+                        + bad.getFirst().what());
+                bad = bad.subList(1, bad.size());
+            }
+            if (!bad.isEmpty()) {
+                VerifyReport.Problem first = bad.getFirst();
+                System.out.println("cut " + first.file() + " at offset " + first.offset() + ": " + first.what());
+            }
             List<Path> after = segmentFiles(dir);
             for (Path p : before) {
                 if (!after.contains(p)) {

@@ -159,6 +159,23 @@ class JournalCliIT {
                 && stats.out().contains("records:        " + (2000 - starts.get(2)) + "\n"), stats.out());
         assertUserError(iolab("", "journal", "read", dir.toString(), "--from", "0"), "--from 0");
         assertEquals(2000 - starts.get(2), Journal.verify(dir).records());
+
+        // the first segment left, lost afterwards: missing records, not a deletion; repair accepts the loss
+        Path lost = dir.resolve(String.format("%020d.seg", starts.get(2)));
+        Path next = dir.resolve(String.format("%020d.seg", starts.get(3)));
+        Files.delete(lost);
+        Run read = iolab("", "journal", "read", dir.toString());
+        assertEquals(1, read.exit(), read.err());
+        assertTrue(read.err().contains(next + " at offset 36") && read.err().contains("are missing")
+                && !read.err().contains("\tat "), read.err());
+        Run verify = iolab("", "journal", "verify", dir.toString());
+        assertEquals(1, verify.exit(), verify.out() + verify.err());
+        assertTrue(verify.out().contains(next + " @ 36: "), verify.out());
+        Run repair = iolab("", "journal", "repair", dir.toString());
+        assertEquals(0, repair.exit(), repair.out() + repair.err());
+        assertTrue(repair.out().startsWith("the journal starts at " + next + " from now on: ")
+                && !repair.out().contains("\ncut ") && !repair.out().contains("\ndeleted "), repair.out());
+        assertEquals(records(starts.get(3).intValue(), 2000), iolab("", "journal", "read", dir.toString()).out());
     }
 
     @Test

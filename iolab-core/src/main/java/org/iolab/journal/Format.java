@@ -2,6 +2,7 @@ package org.iolab.journal;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.zip.CRC32C;
 
@@ -12,6 +13,13 @@ final class Format {
     static final int VERSION = 1;
     static final int HEADER_SIZE = 64;
     static final int HEADER_CRC_OFFSET = 32;
+    /**
+     * Offset in a segment header of the start marker (4 bytes, not covered by the header CRC): {@link #startMarker}
+     * when the journal begins at this segment because {@link Journal#deleteBefore} (or a repair) made it the first,
+     * zero otherwise. The segment of sequence 0 is a start without it. A first segment that starts later and does not
+     * carry it means the segments before it are missing, not deleted.
+     */
+    static final int START_OFFSET = 36;
     static final int FRAME_HEADER = 16;
     static final int ALIGN = 8;
     /** Smallest segment: the header plus one empty record. */
@@ -125,6 +133,41 @@ final class Format {
      */
     static boolean sealStarted(ByteBuffer b) {
         return b.getLong(SEAL_OFFSET) != 0;
+    }
+
+    /**
+     * @return the start marker of the segment whose first sequence is {@code firstSeq}: the CRC32C of "IOLABSTART" and
+     *     the sequence (8 bytes, little-endian), never 0 (a zero CRC is stored as 1)
+     */
+    static ByteBuffer startMarker(long firstSeq) {
+        CRC32C crc = new CRC32C();
+        crc.update("IOLABSTART".getBytes(StandardCharsets.US_ASCII));
+        crc.update(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, firstSeq));
+        int value = (int) crc.getValue();
+        return ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, value == 0 ? 1 : value);
+    }
+
+    /**
+     * @param b the segment's header (little-endian, already checked)
+     * @param firstSeq the segment's first sequence
+     * @return true when the journal may begin at this segment: sequence 0, or the header carries its start marker
+     */
+    static boolean isStart(ByteBuffer b, long firstSeq) {
+        return firstSeq == 0 || b.getInt(START_OFFSET) == startMarker(firstSeq).getInt(0);
+    }
+
+    /**
+     * @return what is wrong when a journal's first segment {@code file}, which starts at {@code firstSeq} &gt; 0, does
+     *     not carry the start marker: the report of {@link Journal#verify}, {@code open}'s exception
+     */
+    static String missingStart(long firstSeq, ByteBuffer header) {
+        String marker = header != null && header.getInt(START_OFFSET) != 0
+                ? String.format("its start marker is damaged (0x%08x, expected 0x%08x)", header.getInt(START_OFFSET),
+                        startMarker(firstSeq).getInt(0))
+                : "it does not carry the start marker that deleteBefore writes";
+        return "the journal's first segment starts at sequence " + firstSeq + " and " + marker + ": the segments with"
+                + " the records before it are missing (deleted by hand, or lost), or were deleted by an iolab older"
+                + " than the marker";
     }
 
     /** @return true when the header {@code b} (little-endian) carries the seal marker of its segment */

@@ -48,7 +48,9 @@ import org.iolab.storage.StorageFile;
  *     16     8  first sequence (equals the file name)
  *     24     8  segment capacity in bytes (a multiple of 8)
  *     32     4  CRC32C of bytes 0..31
- *     36     4  zero
+ *     36     4  start marker: the CRC32C of "IOLABSTART" and the first sequence (0 stored as 1), written when
+ *               {@link #deleteBefore} or a repair makes this segment the journal's first; zero otherwise (not covered
+ *               by the header CRC)
  *     40     8  seal marker: "SEALEDOK" (0x4B4F44454C414553) XOR the first sequence, written once the whole
  *               segment is synced; zero until then (not covered by the CRC)
  *     48     8  synced mark: an offset below which every record was synced, written after a sync covering it
@@ -107,6 +109,12 @@ import org.iolab.storage.StorageFile;
  * those records were durable, so {@code open} refuses the journal rather than cut them, and {@code repair} cuts
  * there. Only records after the mark (those of the last second or 16 MiB, or quarter of a smaller segment, and
  * any the crash tore) are taken for a torn tail.
+ * The journal begins at its last segment that is a start: the segment of sequence 0, or one carrying the start
+ * marker. Segments before it are what a {@link #deleteBefore} interrupted by a crash had still to delete, and
+ * {@code open} deletes them. When no segment is a start (the first one begins after 0 without the marker), the
+ * segments before it are missing, deleted by hand or lost, and {@code open} refuses the journal: {@code repair}
+ * marks the first segment, accepting the loss. (A journal that an iolab older than the marker trimmed needs that
+ * repair once.)
  * Damage anywhere else (a sealed segment's header, records or its sequence continuity) is never skipped:
  * {@code open} or the read that reaches it throws {@link JournalCorruptedException} naming the file and
  * offset. A length is always checked against the bytes left in the segment before it is used, so a corrupt
@@ -380,6 +388,18 @@ public final class Journal implements AutoCloseable {
             throw new IolabException("no journal segments in " + dir + " (no valid *.seg file):"
                     + " open it for writing first");
         }
+        // the journal begins at the last start: the segments before it are a deleteBefore's, deleted or still to
+        // be (its marker is written before it deletes any, so a listing without the old start finds the new one)
+        int s = startIndex(segments.toArray(SegmentRef[]::new));
+        if (s < 0) {
+            SegmentRef first = segments.getFirst();
+            ByteBuffer header = ByteBuffer.allocate(Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+            try (StorageFile f = opener.open(first.path, false)) {
+                f.read(0, header);
+            }
+            throw JournalCorruptedException.missingStart(first.path, first.firstSeq, header);
+        }
+        segments.subList(0, s).clear();
         SegmentRef last = segments.getLast();
         tip = new Tip(last, Format.HEADER_SIZE, last.firstSeq);
         durable = segments.getFirst().firstSeq - 1; // a reader cannot know what the writer synced
@@ -409,6 +429,7 @@ public final class Journal implements AutoCloseable {
                 return null;
             }
             SegmentRef ref = new SegmentRef(nameSeq, file, header.getLong(24));
+            ref.start = Format.isStart(header, nameSeq);
             ref.sealedOnDisk = Format.sealStarted(header);
             ref.syncedMark = Format.syncedMark(header, nameSeq, ref.capacity);
             return ref;
@@ -525,7 +546,9 @@ public final class Journal implements AutoCloseable {
      * Cuts the journal in {@code dir} at its first damaged record (or segment header, or gap between segments)
      * so that it opens and reads again: the damaged segment is zeroed from the damage on and every later
      * segment is deleted. <b>The records from the damage on are lost</b>; run {@link #verify(Path)} first to
-     * see what they are. Takes the writer's lock; does nothing when there is no unrecoverable problem.
+     * see what they are. Segments missing before the first (it starts after sequence 0 without the start marker)
+     * cost nothing more: the first segment is marked as the journal's start, then any other damage is cut. Takes the
+     * writer's lock; does nothing when there is no unrecoverable problem.
      *
      * @param dir the journal directory
      * @return the report of the problems found before the repair
@@ -535,8 +558,16 @@ public final class Journal implements AutoCloseable {
         FileLock fileLock = acquire(dir);
         try {
             VerifyReport report = verify(dir);
-            VerifyReport.Problem first = report.problems().stream().filter(p -> !p.recoverable()).findFirst()
-                    .orElse(null);
+            VerifyReport.Problem first = firstUnrecoverable(report);
+            if (first != null && first.offset() == Format.START_OFFSET) {
+                // the segments before the first are missing: the journal starts at it from now on (nothing else is
+                // cut for it), then the rest of the damage, if any, is cut as usual
+                try (StorageFile f = Backend.CHANNEL_HEAP.open(first.file(), true)) {
+                    f.write(Format.START_OFFSET, Format.startMarker(Format.parseName(first.file())));
+                    f.force(false);
+                }
+                first = firstUnrecoverable(verify(dir));
+            }
             if (first == null) {
                 return report;
             }
@@ -554,6 +585,7 @@ public final class Journal implements AutoCloseable {
                             // segment that the next roll leaves for one of the configured size
                             long capacity = Math.max(4096, Format.align(f.size()));
                             f.write(0, Format.header(nameSeq, capacity));
+                            f.write(Format.START_OFFSET, Format.startMarker(nameSeq));
                             zeroTail(f, Format.HEADER_SIZE);
                             f.force(true);
                         }
@@ -584,6 +616,10 @@ public final class Journal implements AutoCloseable {
         }
     }
 
+    private static VerifyReport.Problem firstUnrecoverable(VerifyReport report) {
+        return report.problems().stream().filter(p -> !p.recoverable()).findFirst().orElse(null);
+    }
+
     /**
      * Checks every segment and record of the journal in {@code dir} without changing anything (it does not
      * take the lock, so it can run beside a writer; the writer's tail may then show as torn).
@@ -604,6 +640,7 @@ public final class Journal implements AutoCloseable {
         String[] problems = new String[n];
         boolean[] sealedMark = new boolean[n];
         boolean[] noData = new boolean[n];
+        ByteBuffer firstHeader = null;
         for (int i = 0; i < n; i++) {
             Path file = files.get(i);
             long nameSeq = Format.parseName(file);
@@ -618,18 +655,46 @@ public final class Journal implements AutoCloseable {
                 if (problems[i] == null) {
                     refs[i] = new SegmentRef(nameSeq, file, header.getLong(24));
                     refs[i].syncedMark = Format.syncedMark(header, nameSeq, refs[i].capacity);
+                    refs[i].start = Format.isStart(header, nameSeq);
                     sealedMark[i] = Format.sealStarted(header);
                 } else if (i == n - 1) {
                     noData[i] = Verifier.firstNonZero(f, Format.HEADER_SIZE, f.size()) < 0;
                 }
+                if (i == 0) {
+                    firstHeader = header;
+                }
             }
         }
+        int s = startIndex(refs);
+        if (s < 0 && n > 0) {
+            long firstSeq = Format.parseName(files.getFirst());
+            if (problems[0] == null) {
+                throw JournalCorruptedException.missingStart(files.getFirst(), firstSeq, firstHeader);
+            }
+            if (firstSeq > 0) {
+                throw new JournalCorruptedException(files.getFirst(), 0, problems[0] + " (the journal's first segment,"
+                        + " which starts at sequence " + firstSeq + ")", "'iolab journal repair " + dir + "' to write"
+                        + " it a new header (its records are lost) and delete the segments after it");
+            }
+        }
+        // segments before the start are what a deleteBefore interrupted by a crash had still to delete (it marks the
+        // new first segment, syncs it, then deletes the older ones oldest first): every record in them was durable
+        // and deleted on purpose
+        for (int i = 0; i < s; i++) {
+            try {
+                Files.deleteIfExists(files.get(i));
+            } catch (IOException e) {
+                throw IolabException.io("delete the segment an interrupted deleteBefore left", files.get(i), e);
+            }
+            syncDirectory();
+        }
+        s = Math.max(s, 0);
         // only the segment before the last can be unsealed (a roll waits for the previous seal); one whose seal
         // marker was begun, even torn or damaged, was synced whole first: no torn tail to cut in it
-        boolean previousUnsealed = n >= 2 && problems[n - 2] == null && !sealedMark[n - 2];
+        boolean previousUnsealed = n - s >= 2 && problems[n - 2] == null && !sealedMark[n - 2];
         List<SegmentRef> found = new ArrayList<>();
         long restart = 0;
-        for (int i = 0; i < n; i++) {
+        for (int i = s; i < n; i++) {
             if (problems[i] != null) {
                 if (i == n - 1 && (noData[i] || previousUnsealed)) {
                     // its creation was interrupted, or it follows an unsealed segment: nothing in it was durable
@@ -653,7 +718,7 @@ public final class Journal implements AutoCloseable {
         }
         if (previousUnsealed) {
             SegmentRef previous = refs[n - 2];
-            boolean lastFollows = found.size() == n;
+            boolean lastFollows = found.size() == n - s;
             long[] scanned = scan(previous, true);
             belowMark(previous, scanned);
             boolean torn = scanned[2] != 0;
@@ -707,6 +772,20 @@ public final class Journal implements AutoCloseable {
         durable = expected - 1;
         attachMapping(active, last, end, false);
         resetMark(last.syncedMark);
+    }
+
+    /**
+     * @param refs the segments in name order, null where the header is damaged
+     * @return the index of the segment the journal begins at: the last that is a start (sequence 0, or marked by a
+     *     deleteBefore or a repair); -1 when none is
+     */
+    static int startIndex(SegmentRef[] refs) {
+        for (int i = refs.length - 1; i >= 0; i--) {
+            if (refs[i] != null && refs[i].start) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /**
@@ -1404,8 +1483,10 @@ public final class Journal implements AutoCloseable {
      * before {@code seq} may remain: {@link #firstSequence()} says where the journal starts now. Sequences are never
      * reused; appends go on from {@link #nextSequence()}.
      *
-     * <p>Segments are deleted oldest first, each followed by a sync of the directory, so a crash part way leaves a
-     * journal that starts at a later segment, never one with a gap. Only sealed segments are deleted (the seal of the
+     * <p>The segment that becomes the first gets the start marker in its header, synced, before any segment goes;
+     * then segments are deleted oldest first, each followed by a sync of the directory, so a crash part way leaves a
+     * journal whose next open finishes the deletion, never one with a gap, and a first segment lost later is told from
+     * a deleted one. Only sealed segments are deleted (the seal of the
      * segment before the active one is waited for): every record deleted was durable. A reader or tailer that is
      * reading a deleted segment reads it to its end (its file stays open); one that reaches a deleted record without
      * having opened its segment fails with an {@link IolabException} naming the first sequence left, and so does
@@ -1436,6 +1517,13 @@ public final class Journal implements AutoCloseable {
                 throw new IolabException("cannot delete the records of journal " + dir + " before sequence " + seq
                         + ": give a sequence from 0 to " + t.nextSeq() + " (the next sequence)");
             }
+            int keep = 0;
+            while (segments.get(keep) != t.segment() && segments.get(keep + 1).firstSeq <= seq) {
+                keep++;
+            }
+            if (keep > 0 && !segments.get(keep).start) {
+                markStart(segments.get(keep), t);
+            }
             for (;;) {
                 SegmentRef first = segments.getFirst();
                 if (first == t.segment() || segments.get(1).firstSeq > seq) {
@@ -1454,6 +1542,26 @@ public final class Journal implements AutoCloseable {
         } finally {
             syncLock.unlock();
         }
+    }
+
+    /**
+     * Writes the start marker into the header of {@code ref}, which a deleteBefore is about to make the first
+     * segment, and syncs it before any older segment is deleted: an open that finds segments before it knows they are
+     * what the deletion left, and one that finds a later first segment without the marker knows segments are missing.
+     * Caller holds syncLock.
+     */
+    private void markStart(SegmentRef ref, Tip t) {
+        ByteBuffer marker = Format.startMarker(ref.firstSeq);
+        if (ref == t.segment()) {
+            active.write(Format.START_OFFSET, marker);
+            active.forceRange(0, Format.HEADER_SIZE);
+        } else {
+            try (StorageFile f = opener.open(ref.path, true)) {
+                f.write(Format.START_OFFSET, marker);
+                f.force(false);
+            }
+        }
+        ref.start = true;
     }
 
     /** Read-only: drops the oldest segments the writer has deleted since (it never deletes the last). */

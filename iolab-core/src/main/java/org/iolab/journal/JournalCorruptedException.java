@@ -1,5 +1,6 @@
 package org.iolab.journal;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import org.iolab.IolabException;
 
@@ -24,12 +25,34 @@ public final class JournalCorruptedException extends IolabException {
      * @param what what is wrong there
      */
     public JournalCorruptedException(Path file, long offset, String what) {
+        this(file, offset, what, "'iolab journal repair " + parent(file)
+                + "' to cut the journal at the last valid record (records after it are lost)");
+    }
+
+    /**
+     * @param file the damaged segment
+     * @param offset the byte offset of the damaged record or header
+     * @param what what is wrong there
+     * @param repair what {@code iolab journal repair} does about it, from the command on
+     */
+    JournalCorruptedException(Path file, long offset, String what, String repair) {
         super("journal corrupted: " + file + " at offset " + offset + ": " + what
-                + "; run 'iolab journal verify " + parent(file) + "' for a full report and 'iolab journal repair "
-                + parent(file) + "' to cut the journal at the last valid record (records after it are lost)");
+                + "; run 'iolab journal verify " + parent(file) + "' for a full report and " + repair);
         this.file = file;
         this.offset = offset;
         this.what = what;
+    }
+
+    /**
+     * @param file the journal's first segment, which starts at {@code firstSeq} &gt; 0 without the start marker
+     * @param firstSeq its first sequence
+     * @param header its header, or null when not at hand
+     * @return the error for a journal whose first segments are missing
+     */
+    static JournalCorruptedException missingStart(Path file, long firstSeq, ByteBuffer header) {
+        return new JournalCorruptedException(file, Format.START_OFFSET, Format.missingStart(firstSeq, header),
+                "'iolab journal repair " + parent(file) + "' to start the journal at sequence " + firstSeq
+                        + ", accepting that the records before it are gone");
     }
 
     private static Object parent(Path file) {

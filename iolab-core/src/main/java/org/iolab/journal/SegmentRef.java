@@ -14,6 +14,8 @@ final class SegmentRef {
     volatile long sealedEnd = -1;
     /** Read-only opens: its header showed the seal marker's write had begun when it was read. */
     boolean sealedOnDisk;
+    /** Opens: the journal may begin at it (sequence 0, or its header carried the start marker when it was read). */
+    boolean start;
     /**
      * The offset below which its header said every record was synced when it was read ({@link Format#syncedMark}),
      * by recovery or a read-only open; a writer raises it (only a repair lowers it, to where it cuts), so a stale

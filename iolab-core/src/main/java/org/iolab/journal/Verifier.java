@@ -30,10 +30,20 @@ final class Verifier {
         // a segment without its seal marker before the last one was being sealed at a crash: its torn tail, a
         // gap after it and the last segment are what open cuts away, not damage to durable records
         boolean previousUnsealed = false;
+        int start = startIndex(files, opener);
         for (int i = 0; i < files.size(); i++) {
             Path file = files.get(i);
             boolean last = i == files.size() - 1;
             long nameSeq = Format.parseName(file);
+            if (i < start) {
+                if (Files.exists(file)) {
+                    problems.add(new VerifyReport.Problem(file, 0, "a segment before the journal's start (segment "
+                            + files.get(start).getFileName() + " carries the start marker): left by a deleteBefore"
+                            + " that a crash interrupted, or being deleted by one now; the next open deletes it",
+                            true));
+                }
+                continue;
+            }
             StorageFile opened;
             try {
                 opened = opener.open(file, false);
@@ -58,11 +68,18 @@ final class Verifier {
                 }
                 if (bad != null) {
                     boolean empty = firstNonZero(f, Format.HEADER_SIZE, size) < 0;
-                    boolean dropped = last && (empty || previousUnsealed);
+                    // the first segment of a journal that does not start at 0 and has no other start: whatever is
+                    // in it, open refuses the journal and repair rewrites the header
+                    boolean trimmedFirst = start < 0 && i == 0 && nameSeq > 0;
+                    boolean dropped = last && (empty || previousUnsealed) && !trimmedFirst;
                     problems.add(new VerifyReport.Problem(file, 0, bad + (dropped
                             ? " (the last segment holds nothing durable: the next open deletes it)" : ""), dropped));
                     expectedNext = -1;
                     continue;
+                }
+                if (start < 0 && i == 0 && nameSeq > 0) {
+                    problems.add(new VerifyReport.Problem(file, Format.START_OFFSET, Format.missingStart(nameSeq,
+                            header), false));
                 }
                 if (expectedNext >= 0 && nameSeq != expectedNext) {
                     problems.add(new VerifyReport.Problem(previous, previousEnd, "the segment's records end before"
@@ -116,6 +133,31 @@ final class Verifier {
             }
         }
         return new VerifyReport(dir, files.size(), records, bytes, problems);
+    }
+
+    /**
+     * @return the index in {@code files} of the segment the journal begins at ({@link Journal#startIndex}), -1 when
+     *     none is a start; a file that cannot be read, or is gone, is not
+     */
+    private static int startIndex(List<Path> files, StorageOpener opener) {
+        SegmentRef[] refs = new SegmentRef[files.size()];
+        for (int i = 0; i < refs.length; i++) {
+            Path file = files.get(i);
+            long nameSeq = Format.parseName(file);
+            try (StorageFile f = opener.open(file, false)) {
+                if (f.size() >= Format.HEADER_SIZE) {
+                    ByteBuffer header = ByteBuffer.allocate(Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+                    f.read(0, header);
+                    if (Format.checkHeader(header, nameSeq) == null) {
+                        refs[i] = new SegmentRef(nameSeq, file, header.getLong(24));
+                        refs[i].start = Format.isStart(header, nameSeq);
+                    }
+                }
+            } catch (IolabException e) {
+                // deleted since the listing (by a writer's deleteBefore), or unreadable: not a start
+            }
+        }
+        return Journal.startIndex(refs);
     }
 
     /**

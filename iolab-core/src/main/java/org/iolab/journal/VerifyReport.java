@@ -30,13 +30,23 @@ public record VerifyReport(Path dir, int segments, long records, long bytes, Lis
      * @param file the segment
      * @param offset byte offset in {@code file}
      * @param what what is wrong
-     * @param recoverable true for a torn tail in the last segment, which the next open truncates (records
-     *        there were never acknowledged as durable); false for corruption that needs {@code repair}
+     * @param recoverable true for what the next open mends by itself: a torn tail in the last segment, which it
+     *        truncates (records there were never acknowledged as durable), a last segment whose creation was
+     *        interrupted, segments an interrupted {@link Journal#deleteBefore} left; false for corruption that needs
+     *        {@code repair}
      */
     public record Problem(Path file, long offset, String what, boolean recoverable) {
+        /**
+         * @return true when this is the journal's first segment, which starts after sequence 0 without the start
+         *     marker: the segments before it are missing; {@link Journal#repair} marks it, accepting the loss
+         */
+        public boolean missingSegmentsBefore() {
+            return !recoverable && offset == Format.START_OFFSET;
+        }
+
         @Override
         public String toString() {
-            return file + " @ " + offset + ": " + what + (recoverable ? " (torn tail: the next open truncates it)" : "");
+            return file + " @ " + offset + ": " + what + (recoverable ? " (the next open mends it)" : "");
         }
     }
 

@@ -362,7 +362,7 @@ class StoreCorruptionTest {
      * Found by {@code StoreCorruptionProperties}: repair threw on a damaged redo log (a deleted first segment: "journal
      * has no record 0"; or a lost data file header, whose replacement's checkpoint sequence 0 did not match the log's
      * first record), so a store left unclean could not be repaired at all; open threw a plain IolabException for
-     * the first.
+     * the first. The log itself now tells the missing first segment from a deleted one.
      */
     @Test
     void repairSurvivesADamagedRedoLog() throws IOException {
@@ -394,7 +394,9 @@ class StoreCorruptionTest {
                 Files.delete(segments.getFirst());
                 StoreCorruptedException e = assertThrows(StoreCorruptedException.class,
                         () -> Store.open(file, options).close());
-                assertEquals(wal, e.file(), e.getMessage());
+                // the log's new first segment, which does not carry the start marker of a deleteBefore
+                assertEquals(segments.get(1), e.file(), e.getMessage());
+                assertTrue(e.getMessage().contains("are missing"), e.getMessage());
             }
             StoreReport repaired = Store.repair(file);
             assertFalse(repaired.ok(), repaired.toString());

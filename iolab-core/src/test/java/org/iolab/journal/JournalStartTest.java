@@ -1,0 +1,250 @@
+package org.iolab.journal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import org.iolab.catalogue.Preallocation;
+import org.iolab.storage.Backend;
+import org.iolab.storage.Durability;
+import org.iolab.storage.FaultyStorage;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Where a journal begins: the segment of sequence 0, or the one a {@link Journal#deleteBefore} marked as the start. A
+ * first segment lost (deleted by hand, a broken disk) used to look like a deletion, and the journal opened without a
+ * word about the records gone; now open, a read-only open and verify say the segments are missing, and repair accepts
+ * the loss. A deletion that a crash interrupted is finished by the next open.
+ */
+class JournalStartTest {
+    private static final int MAX = 300;
+    private static final int RECORDS = 300;
+
+    @TempDir
+    Path tmp;
+
+    private static JournalOptions options(Backend backend) {
+        return JournalOptions.defaults().withBackend(backend).withSegmentSize(8192).withDurability(Durability.NONE)
+                .withPreallocation(Preallocation.NONE);
+    }
+
+    /** Appends records 0 to {@link #RECORDS} - 1 in a new journal (many segments) and closes it. */
+    private void fill(Backend backend) {
+        try (Journal j = Journal.open(tmp, options(backend))) {
+            for (long i = 0; i < RECORDS; i++) {
+                assertEquals(i, j.append(Payloads.of(i, Payloads.size(i, MAX))));
+            }
+        }
+    }
+
+    private List<Path> segments() throws IOException {
+        try (Stream<Path> s = Files.list(tmp)) {
+            return s.filter(p -> p.getFileName().toString().endsWith(".seg")).sorted().toList();
+        }
+    }
+
+    /** Checks that the journal holds exactly the records {@code from} to {@link #RECORDS} - 1, intact. */
+    private void assertHolds(Journal j, long from) {
+        assertEquals(from, j.firstSequence());
+        assertEquals(RECORDS, j.nextSequence());
+        long[] next = {from};
+        j.read(from, (seq, payload) -> {
+            assertEquals(next[0], seq);
+            byte[] b = new byte[payload.remaining()];
+            payload.get(b);
+            assertArrayEquals(Payloads.of(seq, Payloads.size(seq, MAX)), b, "record " + seq);
+            next[0]++;
+            return true;
+        });
+        assertEquals(RECORDS, next[0]);
+    }
+
+    private void assertMissing(Path first, Backend backend, String what) {
+        for (boolean readOnly : new boolean[] {false, true}) {
+            JournalCorruptedException e = assertThrows(JournalCorruptedException.class, () -> (readOnly
+                    ? Journal.openReadOnly(tmp, options(backend)) : Journal.open(tmp, options(backend))).close());
+            assertEquals(first, e.file(), e.getMessage());
+            assertEquals(Format.START_OFFSET, e.offset());
+            assertTrue(e.getMessage().contains(what) && e.getMessage().contains("are missing")
+                    && e.getMessage().contains("to start the journal at sequence " + Format.parseName(first)),
+                    e.getMessage());
+        }
+        VerifyReport report = Journal.verify(tmp);
+        assertFalse(report.ok(), report.toString());
+        VerifyReport.Problem problem = report.problems().getFirst();
+        assertEquals(first, problem.file(), report.toString());
+        assertEquals(Format.START_OFFSET, problem.offset(), report.toString());
+        assertFalse(problem.recoverable(), report.toString());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void aLostFirstSegmentIsMissingNotDeletedAndRepairStartsTheJournalAfterIt(Backend backend) throws IOException {
+        fill(backend);
+        List<Path> files = segments();
+        assertTrue(files.size() > 3, files.toString());
+        Files.delete(files.getFirst());
+        assertMissing(files.get(1), backend, "does not carry the start marker");
+
+        VerifyReport before = Journal.repair(tmp);
+        assertFalse(before.ok(), before.toString());
+        assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
+        long first = Format.parseName(files.get(1));
+        assertEquals(files.subList(1, files.size()), segments(), "repair deleted nothing");
+        try (Journal j = Journal.open(tmp, options(backend))) {
+            assertHolds(j, first);
+            assertEquals(RECORDS, j.append(new byte[] {1}));
+        }
+        try (Journal j = Journal.openReadOnly(tmp, options(backend))) {
+            assertEquals(first, j.firstSequence());
+            assertEquals(RECORDS + 1, j.nextSequence());
+        }
+    }
+
+    /** The marker goes with the segment: a first segment lost after a deletion is missing too. */
+    @Test
+    void aSegmentLostAfterADeletionIsMissing() throws IOException {
+        fill(Backend.DEFAULT);
+        List<Path> files = segments();
+        long kept;
+        try (Journal j = Journal.open(tmp, options(Backend.DEFAULT))) {
+            kept = j.deleteBefore(Format.parseName(files.get(2)));
+        }
+        assertEquals(Format.parseName(files.get(2)), kept);
+        assertEquals(files.subList(2, files.size()), segments());
+        assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
+        try (Journal j = Journal.openReadOnly(tmp, options(Backend.DEFAULT))) {
+            assertHolds(j, kept);
+        }
+        try (Journal j = Journal.open(tmp, options(Backend.DEFAULT))) {
+            assertHolds(j, kept);
+        }
+        Files.delete(files.get(2));
+        assertMissing(files.get(3), Backend.DEFAULT, "does not carry the start marker");
+    }
+
+    /** A crash after the marker was synced and before the old segments' deletion was: open finishes it. */
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void aDeletionInterruptedByACrashIsFinishedByTheNextOpen(Backend backend) throws IOException {
+        fill(backend);
+        List<Path> files = segments();
+        long start = Format.parseName(files.get(2));
+        writeAt(files.get(2), Format.START_OFFSET, Format.startMarker(start));
+
+        VerifyReport report = Journal.verify(tmp);
+        assertTrue(report.ok(), report.toString());
+        assertEquals(files.subList(0, 2), report.problems().stream().map(VerifyReport.Problem::file).toList(),
+                "the two segments left before the start, each reported as the next open's to delete");
+        assertEquals(RECORDS - start, report.records(), "the records before the start are not counted");
+        try (Journal j = Journal.openReadOnly(tmp, options(backend))) {
+            assertHolds(j, start);
+        }
+        assertEquals(files, segments(), "a read-only open deletes nothing");
+        try (Journal j = Journal.open(tmp, options(backend))) {
+            assertHolds(j, start);
+        }
+        assertEquals(files.subList(2, files.size()), segments());
+        assertTrue(Journal.verify(tmp).problems().isEmpty(), Journal.verify(tmp).toString());
+    }
+
+    /** A journal trimmed by an iolab older than the marker, or whose marker is damaged, needs one repair. */
+    @Test
+    void aFirstSegmentWithoutAValidMarkerNeedsOneRepairThatLosesNothing() throws IOException {
+        fill(Backend.DEFAULT);
+        long kept;
+        try (Journal j = Journal.open(tmp, options(Backend.DEFAULT))) {
+            kept = j.deleteBefore(Format.parseName(segments().get(1)));
+        }
+        Path first = segments().getFirst();
+        writeAt(first, Format.START_OFFSET, ByteBuffer.wrap(new byte[] {0x11, 0, 0, 0}));
+        assertMissing(first, Backend.DEFAULT, "its start marker is damaged (0x00000011, expected 0x");
+        writeAt(first, Format.START_OFFSET, ByteBuffer.allocate(4));
+        assertMissing(first, Backend.DEFAULT, "does not carry the start marker");
+
+        Journal.repair(tmp);
+        try (Journal j = Journal.open(tmp, options(Backend.DEFAULT))) {
+            assertHolds(j, kept);
+        }
+    }
+
+    /** Repair marks the first segment, then cuts other damage as usual, in one run. */
+    @Test
+    void repairOfAMissingStartAlsoCutsLaterDamage() throws IOException {
+        fill(Backend.DEFAULT);
+        List<Path> files = segments();
+        Files.delete(files.getFirst());
+        Path damaged = files.get(3);
+        writeAt(damaged, Format.HEADER_SIZE + 4, ByteBuffer.wrap(new byte[] {0x7f})); // its first record's CRC
+        VerifyReport before = Journal.repair(tmp);
+        List<VerifyReport.Problem> found = before.problems();
+        assertEquals(Format.START_OFFSET, found.getFirst().offset(), before.toString());
+        assertEquals(damaged, found.get(1).file(), before.toString());
+        assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
+        try (Journal j = Journal.open(tmp, options(Backend.DEFAULT))) {
+            assertEquals(Format.parseName(files.get(1)), j.firstSequence());
+            assertEquals(Format.parseName(damaged), j.nextSequence(), "cut at the damaged record");
+        }
+    }
+
+    /**
+     * Deleting up to the active segment marks it, through the writer's own file, synced: a power loss right after
+     * the deletion still finds the start, at every backend.
+     */
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void theActiveSegmentsMarkerSurvivesAPowerLoss(Backend backend) throws IOException {
+        List<FaultyStorage> opened = new CopyOnWriteArrayList<>();
+        StorageOpener device = (file, writable) -> {
+            if (!writable) {
+                return backend.open(file, false);
+            }
+            FaultyStorage f = FaultyStorage.open(backend, file);
+            opened.add(f);
+            return f;
+        };
+        long kept;
+        Journal j = Journal.open(tmp, options(backend).withOpener(device));
+        for (long i = 0; i < RECORDS; i++) {
+            j.append(Payloads.of(i, Payloads.size(i, MAX)));
+        }
+        j.sync();
+        kept = j.deleteBefore(j.nextSequence());
+        assertEquals(1, segments().size());
+        Random rnd = new Random(42);
+        for (FaultyStorage f : opened) {
+            if (!f.isDead()) {
+                f.powerOff(rnd);
+            }
+        }
+        try {
+            j.close();
+        } catch (RuntimeException expected) {
+            // the power is gone
+        }
+        try (Journal reopened = Journal.open(tmp, options(backend))) {
+            assertHolds(reopened, kept);
+        }
+    }
+
+    private static void writeAt(Path file, long position, ByteBuffer bytes) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
+            ch.write(bytes.duplicate(), position);
+        }
+    }
+}
