@@ -39,6 +39,7 @@ import org.iolab.report.model.ResultSet;
 import org.iolab.report.model.RunData;
 import org.iolab.report.model.Stats;
 import org.iolab.report.model.TargetCheck;
+import org.iolab.report.model.WholeFile;
 
 /**
  * {@code report.html}: one self-contained page (inline CSS and SVG, no script, no remote resource) that
@@ -80,11 +81,15 @@ public final class HtmlReport {
             List<Figure> figures = Charts.render(run.results(), staging.resolve(CHARTS));
             String html = render(run, figures);
             Files.writeString(staging.resolve(FILE), html, StandardCharsets.UTF_8);
+            // every file synced before its rename, the folders after: a power loss leaves the old page or the new,
+            // never an empty one (a rename can reach the disk before the bytes it names)
+            WholeFile.sync(staging.resolve(FILE));
             Path charts = Files.createDirectories(outDir.resolve(CHARTS));
             Set<String> drawn = new TreeSet<>();
             try (var files = Files.list(staging.resolve(CHARTS))) {
                 for (Path f : files.toList()) {
                     drawn.add(f.getFileName().toString());
+                    WholeFile.sync(f);
                     Files.move(f, charts.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
                 }
             }
@@ -96,8 +101,10 @@ public final class HtmlReport {
                     }
                 }
             }
+            WholeFile.sync(charts);
             Files.move(staging.resolve(FILE), page, StandardCopyOption.REPLACE_EXISTING,
                     StandardCopyOption.ATOMIC_MOVE);
+            WholeFile.sync(outDir);
         } catch (IOException e) {
             throw IolabException.io("write", page, e);
         } finally {

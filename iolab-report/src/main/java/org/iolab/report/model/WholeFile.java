@@ -57,11 +57,22 @@ public final class WholeFile {
                 ch.force(true);
             }
             Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            try (FileChannel d = FileChannel.open(folder, StandardOpenOption.READ)) {
-                d.force(true);
-            }
+            sync(folder);
         } finally {
             Files.deleteIfExists(tmp); // gone already when it was renamed
+        }
+    }
+
+    /**
+     * {@code fsync} of a file's bytes, or of a folder's entries: for a writer that stages several files and renames
+     * them into place itself (the report's page and charts), each synced before its rename, the folders after.
+     *
+     * @param path a file or a folder
+     * @throws IOException when the sync fails
+     */
+    public static void sync(Path path) throws IOException {
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+            ch.force(true);
         }
     }
 }
