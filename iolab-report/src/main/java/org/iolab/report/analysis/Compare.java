@@ -68,11 +68,14 @@ public final class Compare {
         if (m == null) {
             return new Comparison.Cell(null, Double.NaN, Double.NaN, Comparison.Status.MISSING);
         }
+        if (m.passes().isEmpty()) {
+            return new Comparison.Cell(m, Double.NaN, Double.NaN, Comparison.Status.NOT_MEASURED);
+        }
         Stats s = m.stats();
         if (isBaseline) {
             return new Comparison.Cell(m, s.median(), Double.NaN, Comparison.Status.BASELINE);
         }
-        if (base == null) {
+        if (base == null || base.passes().isEmpty()) {
             return new Comparison.Cell(m, s.median(), Double.NaN, Comparison.Status.NO_BASELINE);
         }
         Stats b = base.stats();
@@ -129,7 +132,7 @@ public final class Compare {
 
     private static String text(Comparison.Cell cell, String unit) {
         return switch (cell.status()) {
-            case MISSING -> "missing";
+            case MISSING, NOT_MEASURED -> cell.status().label();
             case BASELINE -> Rates.format(cell.median(), unit);
             case NO_BASELINE -> Rates.format(cell.median(), unit) + " (no baseline)";
             case SIGNIFICANT, WITHIN_NOISE -> Rates.format(cell.median(), unit) + " "

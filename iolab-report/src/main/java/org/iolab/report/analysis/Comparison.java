@@ -21,7 +21,8 @@ public record Comparison(List<Path> files, List<Row> rows) {
 
     /** @return whether some point is in two files or more (else nothing was compared: only "missing" cells) */
     public boolean anyShared() {
-        return rows.stream().anyMatch(r -> r.cells().stream().filter(c -> c.status() != Status.MISSING).count() > 1);
+        return rows.stream().anyMatch(r -> r.cells().stream().filter(c -> c.status() != Status.MISSING
+                && c.status() != Status.NOT_MEASURED).count() > 1);
     }
 
     /**
@@ -62,6 +63,8 @@ public record Comparison(List<Path> files, List<Row> rows) {
         WITHIN_NOISE("within noise"),
         /** This file lacks the point. */
         MISSING("missing"),
+        /** This file has the point but no measured pass (a run that failed or was stopped there). */
+        NOT_MEASURED("not measured (no passes)"),
         /** The baseline lacks the point, so there is nothing to compare with. */
         NO_BASELINE("no baseline");
 

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -51,6 +54,28 @@ class CompareTest {
         assertTrue(t.contains("5.50 GB/s +22% significant"), t);
         assertTrue(t.contains("within noise"), t);
         assertTrue(t.contains("missing"), t);
+    }
+
+    /** A point whose run measured no pass reads "not measured", not "- -", and is no shared point. */
+    @Test
+    void aPointWithoutPassesIsNotMeasured(@TempDir Path tmp) throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        ArrayNode b = (ArrayNode) json.readTree(Fixtures.path("compare-b.json").toFile());
+        for (JsonNode point : b) {
+            ((ArrayNode) point.path("primaryMetric").path("rawData")).removeAll().addArray();
+            ((ArrayNode) point.path("secondaryMetrics").path("throughput").path("rawData")).removeAll().addArray();
+        }
+        Path empty = tmp.resolve("compare-b.json");
+        json.writeValue(empty.toFile(), b);
+        Comparison c = Compare.compare(List.of(ResultSet.load(Fixtures.path("compare-a.json")),
+                ResultSet.load(empty)));
+        assertEquals(Comparison.Status.NOT_MEASURED, row(c, "fis-array").cells().get(1).status());
+        assertEquals(false, c.anyShared(), "b measured nothing: no point to compare");
+        String t = Compare.table(c);
+        assertTrue(t.contains("not measured (no passes)") && !t.contains("- -"), t);
+        Comparison reversed = Compare.compare(List.of(ResultSet.load(empty),
+                ResultSet.load(Fixtures.path("compare-a.json"))));
+        assertEquals(Comparison.Status.NO_BASELINE, row(reversed, "fis-array").cells().get(1).status());
     }
 
     @Test
