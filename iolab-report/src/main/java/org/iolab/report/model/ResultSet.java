@@ -18,6 +18,7 @@ import org.iolab.catalogue.Catalogue;
 import org.iolab.catalogue.Kind;
 import org.iolab.catalogue.MethodInfo;
 import org.iolab.report.limits.LimitsRunner;
+import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
 
 /**
@@ -226,7 +227,8 @@ public record ResultSet(Path source, List<Measurement> measurements, List<Measur
     private static Measurement parseJournal(Bench bench, JsonNode e) {
         JsonNode p = e.path("params");
         long recordSize = Sizes.parse(p.path("recordSize").asText("64"), "recordSize");
-        String backend = bench.chronicle() ? "chronicle" : p.path("backend").asText("segment");
+        // a name no backend has would be drawn as one of its own
+        String backend = bench.chronicle() ? "chronicle" : Backend.parse(p.path("backend").asText("segment")).label();
         boolean bulk = bench == Bench.JOURNAL_BULK;
         String durability = bench == Bench.JOURNAL_APPEND || bulk ? durability(p.path("durability").asText("none"))
                 : null;

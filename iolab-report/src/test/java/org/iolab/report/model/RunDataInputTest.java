@@ -92,6 +92,19 @@ class RunDataInputTest {
         assertRefused(says, storeEntry("iolab", "put"), storeEntry("iolab", "get").replace(from, to));
     }
 
+    @ParameterizedTest(name = "backend {0}")
+    @ValueSource(strings = {"floppy", ""})
+    void aJournalEntryOfAnUnknownBackendIsRefused(String backend) throws IOException {
+        // any name was drawn as a backend of its own, in the charts and the targets' tables
+        String append = """
+                {"benchmark":"org.iolab.bench.JournalAppendBenchmark.append","mode":"thrpt","jdkVersion":"25",
+                 "params":{"backend":"%s","durability":"none","recordSize":"64"},
+                 "primaryMetric":{"score":1.0,"scoreUnit":"ops/s","rawData":[[1.0e6, 1.1e6]]}}
+                """;
+        assertRefused("unknown storage backend '" + backend + "'", append.formatted("segment"),
+                append.formatted(backend));
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {"\"stride\":\"4096\"|\"stride\":\"0\"|stride 0",
         "\"fileSize\":\"65536\"|\"fileSize\":\"0\"|file size 0",
