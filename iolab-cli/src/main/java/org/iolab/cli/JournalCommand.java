@@ -394,8 +394,13 @@ public final class JournalCommand implements Callable<Integer> {
             }
             String counts = report.records() + " records in " + report.segments() + " segments";
             long bad = report.problems().stream().filter(p -> !p.recoverable()).count();
-            return VerifyOutput.print(report.ok(), counts, report.problems(), bad,
-                    "run 'iolab journal repair' to cut the journal at the first one");
+            boolean missing = report.problems().stream().anyMatch(VerifyReport.Problem::missingSegmentsBefore);
+            String advice = !missing ? "run 'iolab journal repair' to cut the journal at the first one"
+                    : bad == 1 ? "run 'iolab journal repair' to start the journal at its first segment left (the"
+                            + " missing records are gone; nothing else is cut)"
+                    : "run 'iolab journal repair' to start the journal at its first segment left and cut it at the"
+                            + " first damage after that";
+            return VerifyOutput.print(report.ok(), counts, report.problems(), bad, advice);
         }
     }
 

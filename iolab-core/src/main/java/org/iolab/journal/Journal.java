@@ -392,6 +392,16 @@ public final class Journal implements AutoCloseable {
         // be (its marker is written before it deletes any, so a listing without the old start finds the new one)
         int s = startIndex(segments.toArray(SegmentRef[]::new));
         if (s < 0) {
+            // the headers may have been read before a writer's deleteBefore marked its new first segment, and the old
+            // start deleted since: read them again (the marker is synced before any segment goes)
+            pruneDeleted();
+            for (SegmentRef r : segments) {
+                SegmentRef fresh = readHeader(r.path);
+                r.start = fresh != null && fresh.start;
+            }
+            s = startIndex(segments.toArray(SegmentRef[]::new));
+        }
+        if (s < 0) {
             SegmentRef first = segments.getFirst();
             ByteBuffer header = ByteBuffer.allocate(Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
             try (StorageFile f = opener.open(first.path, false)) {
@@ -573,6 +583,7 @@ public final class Journal implements AutoCloseable {
             }
             boolean deleting = false;
             List<Path> files = listSegments(dir);
+            List<Path> doomed = new ArrayList<>();
             for (Path file : files) {
                 if (file.equals(first.file())) {
                     long nameSeq = Format.parseName(file);
@@ -590,7 +601,7 @@ public final class Journal implements AutoCloseable {
                             f.force(true);
                         }
                     } else if (first.offset() < Format.HEADER_SIZE) {
-                        Files.delete(file);
+                        doomed.add(file);
                     } else {
                         try (StorageFile f = Backend.CHANNEL_HEAP.open(file, true)) {
                             // the synced mark goes down to the cut first (one above it would make the next open
@@ -604,8 +615,15 @@ public final class Journal implements AutoCloseable {
                     }
                     deleting = true;
                 } else if (deleting) {
-                    Files.delete(file);
+                    doomed.add(file);
                 }
+            }
+            // last first, each followed by a sync of the folder: a crash part way leaves the journal's first segments,
+            // never later ones without the first (which the next open would refuse as missing records, and a second
+            // repair would keep, records after the damage included)
+            for (Path file : doomed.reversed()) {
+                Files.delete(file);
+                StorageOpener.fsync(dir);
             }
             StorageOpener.fsync(dir);
             return report;
@@ -684,7 +702,9 @@ public final class Journal implements AutoCloseable {
             try {
                 Files.deleteIfExists(files.get(i));
             } catch (IOException e) {
-                throw IolabException.io("delete the segment an interrupted deleteBefore left", files.get(i), e);
+                // no longer part of the journal whether it goes or not (verify lists it; the next open tries again):
+                // a file that cannot be deleted must not keep the journal from opening
+                continue;
             }
             syncDirectory();
         }
@@ -1495,8 +1515,9 @@ public final class Journal implements AutoCloseable {
      *
      * @param seq the first sequence to keep, from 0 to {@link #nextSequence()}
      * @return the first sequence the journal holds now
-     * @throws IolabException when {@code seq} is out of that range, when a segment cannot be deleted (the
-     *         segments before it are deleted), or when the journal is read-only, closed or failed
+     * @throws IolabException when {@code seq} is out of that range, when a segment cannot be deleted (the journal
+     *         starts at its new first segment all the same, and the next open deletes the file), or when the journal
+     *         is read-only, closed or failed
      */
     public long deleteBefore(long seq) {
         boolean interrupted = Thread.interrupted(); // see restoreInterrupt
@@ -1521,24 +1542,30 @@ public final class Journal implements AutoCloseable {
             while (segments.get(keep) != t.segment() && segments.get(keep + 1).firstSeq <= seq) {
                 keep++;
             }
-            if (keep > 0 && !segments.get(keep).start) {
-                markStart(segments.get(keep), t);
+            SegmentRef kept = segments.get(keep);
+            if (keep > 0 && !kept.start) {
+                markStart(kept, t);
             }
-            for (;;) {
+            while (segments.getFirst() != kept) {
                 SegmentRef first = segments.getFirst();
-                if (first == t.segment() || segments.get(1).firstSeq > seq) {
-                    return first.firstSeq;
-                }
                 // out of the list before the file goes: a reader that has not opened it finds it deleted, not missing
                 segments.remove(first);
                 try {
                     Files.deleteIfExists(first.path);
                 } catch (IOException e) {
-                    segments.addFirst(first);
-                    throw IolabException.io("delete the old segment", first.path, e);
+                    // out of the journal all the same, with the others before the marked segment: the marker says
+                    // where the journal starts, for every open from now on
+                    while (segments.getFirst() != kept) {
+                        segments.remove(segments.getFirst());
+                    }
+                    throw new IolabException("the journal " + dir + " now starts at sequence " + kept.firstSeq
+                            + ", but its old segment " + first.path + " could not be deleted (" + e + "): it is no"
+                            + " longer read, and the next open deletes it; free the file (permissions, attributes, a"
+                            + " process holding it) for that", e);
                 }
                 syncDirectory();
             }
+            return kept.firstSeq;
         } finally {
             syncLock.unlock();
         }

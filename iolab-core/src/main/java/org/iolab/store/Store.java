@@ -909,7 +909,12 @@ public final class Store implements AutoCloseable {
         return segs;
     }
 
-    /** Deletes the redo log's segments, last first, and syncs the directory. */
+    /**
+     * Deletes the redo log's segments, last first, each followed by a sync of the directory: a crash part way leaves
+     * the log's first segments, never later ones without the first (a log that does not begin at its first segment,
+     * or at one a deleteBefore marked, is one whose records are missing, and its journal refuses to open). With one
+     * sync at the end, a file system that persists the deletions in another order could leave just that.
+     */
     private void deleteSegments() {
         String[] names = segmentNames(walDir);
         for (int i = names.length - 1; i >= 0; i--) {
@@ -919,8 +924,6 @@ public final class Store implements AutoCloseable {
             } catch (IOException e) {
                 throw IolabException.io("delete redo segment", p, e);
             }
-        }
-        if (names.length > 0) {
             syncDirectory(walDir.resolve("x"));
         }
     }
