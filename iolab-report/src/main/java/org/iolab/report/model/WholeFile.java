@@ -5,10 +5,12 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
 
 /**
  * Writes a file whole or not at all: into a new file of a name no one has beside it (never a user's file, nor one a
@@ -27,6 +29,8 @@ public final class WholeFile {
         void write(OutputStream out) throws IOException;
     }
 
+    private static final SecureRandom RANDOM = new SecureRandom();
+
     private WholeFile() {
     }
 
@@ -37,9 +41,21 @@ public final class WholeFile {
      */
     public static void write(Path file, Body body) throws IOException {
         Path folder = file.toAbsolutePath().getParent();
-        Path tmp = Files.createTempFile(folder, "." + file.getFileName(), ".tmp");
+        Path tmp = null;
+        FileChannel opened = null;
+        while (opened == null) {
+            // a new name no one has, created with the default permissions (the umask's: Files.createTempFile would
+            // make it readable by its owner only, and colleagues could open the report but not compare its results)
+            tmp = folder.resolve("." + file.getFileName() + "." + Long.toUnsignedString(RANDOM.nextLong(), 36)
+                    + ".tmp");
+            try {
+                opened = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.CREATE_NEW);
+            } catch (FileAlreadyExistsException e) {
+                // taken: another name
+            }
+        }
         try {
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+            try (FileChannel ch = opened) {
                 // a body may close what it is given (Jackson does): the channel stays open for the sync
                 OutputStream out = new FilterOutputStream(Channels.newOutputStream(ch)) {
                     @Override

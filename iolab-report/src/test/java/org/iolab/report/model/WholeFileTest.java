@@ -29,6 +29,22 @@ class WholeFileTest {
         }
     }
 
+    /** Results were written readable by their owner only (a temporary file's 0600), whatever the umask. */
+    @Test
+    void theFileGetsTheDefaultPermissionsOfANewFile() throws IOException {
+        Path plain = Files.createFile(dir.resolve("plain"));
+        Path f = dir.resolve("results.json");
+        WholeFile.write(f, out -> out.write('x'));
+        assertEquals(Files.getPosixFilePermissions(plain), Files.getPosixFilePermissions(f));
+        assertEquals(List.of("plain", "results.json"), names(), "no temporary file left");
+    }
+
+    private List<String> names() throws IOException {
+        try (var files = Files.list(dir)) {
+            return files.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+    }
+
     @Test
     void aBodyThatClosesItsStreamStillGetsItsBytesSynced() throws IOException {
         // Jackson closes the stream it writes to: the sync after it must still find the file open
