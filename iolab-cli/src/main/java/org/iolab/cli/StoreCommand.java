@@ -54,6 +54,10 @@ public final class StoreCommand implements Callable<Integer> {
         if (Files.isDirectory(file)) {
             throw new IolabException("store file " + file + " is a directory: give the store's file");
         }
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            throw new IolabException("store file " + file + " is not a regular file (a device, FIFO or socket):"
+                    + " give the store's file");
+        }
         if (!Files.isRegularFile(file)) {
             throw new IolabException("no store file " + file + ": create it with 'iolab store load " + file + "'");
         }

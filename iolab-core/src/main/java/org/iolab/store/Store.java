@@ -2350,6 +2350,7 @@ public final class Store implements AutoCloseable {
      */
     public static StoreReport repair(Path file) {
         Path f = file.toAbsolutePath();
+        checkRegular(f);
         if (!Files.exists(f)) {
             throw new IolabException("no store file " + f + ": give the data file a store was opened with");
         }
@@ -2457,8 +2458,10 @@ public final class Store implements AutoCloseable {
         }
         Throwable f = failure;
         if (f != null) {
-            throw new IolabException("store " + file + " failed earlier and can no longer write: " + f
-                    + "; close it and open it again to recover", f);
+            // the cause's own message: its class name tells a user nothing (a full disk read "...NoSpaceException: ...")
+            String why = f instanceof IolabException ? f.getMessage() : f.toString();
+            throw new IolabException("store " + file + " can no longer write, as a write or sync failed: " + why
+                    + "; close it and open it again (or run the command again) to recover what is durable", f);
         }
         if (lastSeq >= Slots.MAX_SEQ) {
             throw new IolabException("store " + file + " has used all 2^48 operation sequences its format holds;"
@@ -2489,6 +2492,18 @@ public final class Store implements AutoCloseable {
         if (file == null || options == null) {
             throw new IolabException("a store needs a file and options; " + (file == null ? "the file" : "the options")
                     + " argument is null (StoreOptions.defaults() gives the defaults)");
+        }
+        checkRegular(file);
+    }
+
+    /**
+     * Refuses, before any lock file is made beside it, a path that exists and is not a regular file: a device, a FIFO
+     * or a socket ({@code /dev/null} got a {@code /dev/null.lock}, then an fallocate error).
+     */
+    static void checkRegular(Path file) {
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            throw new IolabException("store file " + file + " is " + (Files.isDirectory(file) ? "a directory"
+                    : "not a regular file (a device, FIFO or socket)") + ": give the path of a store's data file");
         }
     }
 

@@ -20,6 +20,7 @@ final class Verifier {
     }
 
     static StoreReport verify(Path file) {
+        Store.checkRegular(file);
         if (!Files.isRegularFile(file)) {
             throw new IolabException("no store file " + file + ": give the data file a store was opened with");
         }

@@ -12,7 +12,10 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import org.iolab.IolabException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -42,6 +45,25 @@ class StoreForeignFileTest {
         assertArrayEquals(content, Files.readAllBytes(file), name + " was changed by verify");
         // repair rewrites any file: the command line asks this first (a 26 KB text file was cut to 4096 bytes)
         assertEquals(!foreign, Store.beginsAsStore(file), name);
+    }
+
+    /**
+     * A FIFO (or a device) is refused by what it is before a lock file is made beside it: {@code /dev/null} got a
+     * {@code /dev/null.lock}, then an fallocate error (found by a review of the README's commands).
+     */
+    @Test
+    void aPathThatIsNotARegularFileIsRefusedWithoutALockFile() throws Exception {
+        Path fifo = tmp.resolve("fifo");
+        assertEquals(0, new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor(), "mkfifo");
+        for (Executable call : List.<Executable>of(() -> Store.open(fifo, StoreOptions.defaults()).close(),
+                () -> Store.openReadOnly(fifo, StoreOptions.defaults()).close(),
+                () -> Store.verify(fifo), () -> Store.repair(fifo))) {
+            IolabException e = assertThrows(IolabException.class, call);
+            assertTrue(e.getMessage().contains(fifo + " is not a regular file"), e.getMessage());
+        }
+        try (var files = Files.list(tmp)) {
+            assertEquals(List.of(fifo), files.toList(), "no lock file, no checkpoint, no redo log");
+        }
     }
 
     @Test
