@@ -563,8 +563,14 @@ public final class Journal implements AutoCloseable {
      * @param dir the journal directory
      * @return the report of the problems found before the repair
      * @throws JournalLockedException when a writer has the journal open
+     * @throws IolabException when {@code dir} holds no segment (nothing is written there)
      */
     public static VerifyReport repair(Path dir) {
+        if (!Files.isDirectory(dir) || listSegments(dir).isEmpty()) {
+            // before the lock: a folder that holds no journal gets no journal.lock either
+            throw new IolabException((Files.isDirectory(dir) ? "no journal segments (*.seg files) in " + dir
+                    : "no journal directory " + dir) + ": nothing to repair; give the directory a journal was opened in");
+        }
         FileLock fileLock = acquire(dir);
         try {
             VerifyReport report = verify(dir);

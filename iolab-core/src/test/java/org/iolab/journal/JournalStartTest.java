@@ -367,6 +367,17 @@ class JournalStartTest {
                 "no sync of the marker before the first deletion: " + atFirstDelete);
     }
 
+    /** Repair of a folder that holds no journal said "nothing to repair", exited 0 and left a journal.lock there. */
+    @Test
+    void repairOfAFolderWithoutSegmentsIsRefusedAndWritesNothing() throws IOException {
+        Files.writeString(tmp.resolve("notes.txt"), "not a journal");
+        IolabException e = assertThrows(IolabException.class, () -> Journal.repair(tmp));
+        assertTrue(e.getMessage().contains("no journal segments (*.seg files) in " + tmp), e.getMessage());
+        try (Stream<Path> files = Files.list(tmp)) {
+            assertEquals(List.of(tmp.resolve("notes.txt")), files.toList());
+        }
+    }
+
     private static void writeAt(Path file, long position, ByteBuffer bytes) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
             ch.write(bytes.duplicate(), position);
