@@ -104,9 +104,9 @@ public final class JournalCommand implements Callable<Integer> {
         out.write('\n');
     }
 
-    private static List<Path> segmentFiles(Path dir) {
+    private static List<Path> files(Path dir, String suffix) {
         try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.getFileName().toString().endsWith(".seg")).sorted().toList();
+            return s.filter(p -> p.getFileName().toString().endsWith(suffix)).sorted().toList();
         } catch (IOException e) {
             throw IolabException.io("list the journal directory", dir, e);
         }
@@ -177,7 +177,7 @@ public final class JournalCommand implements Callable<Integer> {
         /** Deletes the journal in {@code dir}, then {@code dir} and its parents up to {@code made} while empty. */
         private static void deleteEmpty(Path dir, Path made, Throwable e) {
             try {
-                for (Path p : segmentFiles(dir)) {
+                for (Path p : files(dir, ".seg")) {
                     Files.deleteIfExists(p);
                 }
                 Files.deleteIfExists(dir.resolve("journal.lock"));
@@ -406,9 +406,9 @@ public final class JournalCommand implements Callable<Integer> {
 
     /** {@code iolab journal repair}. */
     @Command(name = "repair", mixinStandardHelpOptions = true,
-            description = "Cuts the journal at its first damaged record so it opens again (the records from the"
-                    + " damage on are lost); when the first segments are missing, starts the journal at the first one"
-                    + " left; refused while a writer has the journal open.")
+            description = "Mends the journal so it opens again, deleting nothing: starts it at its first segment left"
+                    + " when the first ones are missing, writes a damaged header again over intact records, else cuts it"
+                    + " at the first damage and keeps what it cut in *.cut files; refused while a writer has it open.")
     static final class Repair implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "DIR", description = "the journal directory")
         Path dir;
@@ -416,7 +416,7 @@ public final class JournalCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             existing(dir);
-            List<Path> before = segmentFiles(dir);
+            List<Path> keptBefore = files(dir, ".cut");
             VerifyReport report = Journal.repair(dir);
             List<VerifyReport.Problem> bad = report.problems().stream().filter(p -> !p.recoverable()).toList();
             if (bad.isEmpty()) {
@@ -424,20 +424,27 @@ public final class JournalCommand implements Callable<Integer> {
                         + " segments");
                 return 0;
             }
-            if (bad.getFirst().missingSegmentsBefore()) {
-                System.out.println("the journal starts at " + bad.getFirst().file() + " from now on: "
-                        + bad.getFirst().what());
-                bad = bad.subList(1, bad.size());
-            }
-            if (!bad.isEmpty()) {
-                VerifyReport.Problem first = bad.getFirst();
-                System.out.println("cut " + first.file() + " at offset " + first.offset() + ": " + first.what());
-            }
-            List<Path> after = segmentFiles(dir);
-            for (Path p : before) {
-                if (!after.contains(p)) {
-                    System.out.println("deleted " + p);
+            List<Path> kept = files(dir, ".cut").stream().filter(p -> !keptBefore.contains(p)).toList();
+            List<Path> segments = files(dir, ".seg");
+            for (VerifyReport.Problem p : bad) {
+                boolean copied = kept.stream().anyMatch(k -> k.getFileName().toString()
+                        .startsWith(p.file().getFileName() + "."));
+                if (p.missingSegmentsBefore()) {
+                    System.out.println("the journal starts at " + p.file() + " from now on: " + p.what());
+                } else if (p.offset() == 0 && segments.contains(p.file()) && !copied) {
+                    System.out.println("wrote the header of " + p.file() + " again (its records are intact): "
+                            + p.what());
+                } else if (p.offset() == 0 && !segments.contains(p.file())) {
+                    System.out.println("moved aside " + p.file() + " (no intact record under its header): "
+                            + p.what());
+                } else if (segments.contains(p.file()) || copied) {
+                    System.out.println("cut " + p.file() + " at offset " + p.offset() + ": " + p.what());
+                    break; // what followed the cut is gone from the journal, its problems with it
                 }
+            }
+            for (Path p : kept) {
+                System.out.println("kept what was cut away in " + p + " (no journal reads it; delete it once you"
+                        + " have what you need)");
             }
             VerifyReport now = Journal.verify(dir);
             System.out.println("kept " + now.records() + " records in " + now.segments() + " segments");
@@ -459,7 +466,7 @@ public final class JournalCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             existing(dir);
-            if (segmentFiles(dir).isEmpty()) {
+            if (files(dir, ".seg").isEmpty()) {
                 throw new IolabException("no journal segments in " + dir + ": give the directory a journal was"
                         + " opened in");
             }
@@ -504,7 +511,7 @@ public final class JournalCommand implements Callable<Integer> {
             }
             VerifyReport report = Journal.verify(dir);
             long onDisk = 0;
-            List<Path> files = segmentFiles(dir);
+            List<Path> files = files(dir, ".seg");
             for (Path f : files) {
                 try {
                     onDisk += Files.size(f);

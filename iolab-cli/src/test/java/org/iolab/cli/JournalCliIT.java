@@ -215,6 +215,16 @@ class JournalCliIT {
         Run repair = iolab("", "journal", "repair", dir.toString());
         assertEquals(0, repair.exit(), repair.out() + repair.err());
         assertTrue(repair.out().contains("cut " + sealed), repair.out());
+        // nothing deleted: the damaged segment copied aside whole, the later ones moved aside
+        Path copy = sealed.resolveSibling(sealed.getFileName() + ".cut");
+        assertTrue(repair.out().contains("kept what was cut away in " + copy), repair.out());
+        try (FileChannel ch = FileChannel.open(copy, StandardOpenOption.READ)) {
+            assertEquals(Files.size(segs.get(0)), ch.size());
+        }
+        for (Path later : segs.subList(2, segs.size())) {
+            assertTrue(Files.exists(later.resolveSibling(later.getFileName() + ".cut")) && !Files.exists(later),
+                    later + " moved aside: " + repair.out());
+        }
         Run after = iolab("", "journal", "verify", dir.toString());
         assertEquals(0, after.exit(), after.out() + after.err());
         Run read = iolab("", "journal", "read", dir.toString());
@@ -222,6 +232,18 @@ class JournalCliIT {
         List<String> lines = read.out().lines().toList();
         assertTrue(lines.size() < 500, "records after the damage are cut");
         assertEquals(records(0, lines.size()), read.out());
+
+        // the first segment's header overwritten: it is written again over its intact records (the whole journal
+        // used to be deleted for 8 bytes of damage)
+        try (FileChannel ch = FileChannel.open(segs.getFirst(), StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap("XXXXXXXX".getBytes(StandardCharsets.US_ASCII)), 0);
+        }
+        assertEquals(1, iolab("", "journal", "verify", dir.toString()).exit());
+        Run header = iolab("", "journal", "repair", dir.toString());
+        assertEquals(0, header.exit(), header.out() + header.err());
+        assertTrue(header.out().startsWith("wrote the header of " + segs.getFirst() + " again (its records are"
+                + " intact): bad magic"), header.out());
+        assertEquals(read.out(), iolab("", "journal", "read", dir.toString()).out(), "every record kept");
     }
 
     /** A child process whose stdout lines are collected by a thread. */

@@ -212,6 +212,16 @@ final class Format {
         return null;
     }
 
+    /**
+     * @return true when {@code b} (little-endian) is an intact header of a format version this iolab does not read:
+     *     the magic and the header CRC hold, the version differs
+     */
+    static boolean newerVersion(ByteBuffer b) {
+        CRC32C crc = new CRC32C();
+        crc.update(b.duplicate().position(0).limit(HEADER_CRC_OFFSET));
+        return b.getLong(0) == MAGIC && (int) crc.getValue() == b.getInt(HEADER_CRC_OFFSET) && b.getInt(8) != VERSION;
+    }
+
     static int crc(long seq, ByteBuffer payload) {
         CRC32C crc = new CRC32C();
         byte[] s = new byte[8];

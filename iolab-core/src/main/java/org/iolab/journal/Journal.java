@@ -553,12 +553,20 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * Cuts the journal in {@code dir} at its first damaged record (or segment header, or gap between segments)
-     * so that it opens and reads again: the damaged segment is zeroed from the damage on and every later
-     * segment is deleted. <b>The records from the damage on are lost</b>; run {@link #verify(Path)} first to
-     * see what they are. Segments missing before the first (it starts after sequence 0 without the start marker)
-     * cost nothing more: the first segment is marked as the journal's start, then any other damage is cut. Takes the
-     * writer's lock; does nothing when there is no unrecoverable problem.
+     * Mends the journal in {@code dir} so that it opens and reads again, and deletes nothing: what it cuts away is
+     * kept beside the segments, under names that end in {@code .cut} (no journal reads them; delete them once you
+     * have what you need). Step by step, each followed by a new check:
+     * <ul>
+     * <li>segments missing before the first (it starts after sequence 0 without the start marker) cost nothing more:
+     * the first segment is marked as the journal's start;</li>
+     * <li>a segment whose header is damaged but whose first record is intact (its sequence is the one the file name
+     * gives) gets its header written again, and keeps its records; one over no intact record (or a file that only
+     * has a segment's name) is moved aside, as if it were missing, unless it is the first (then the cut below);</li>
+     * <li>at any other damage (a record, a gap between segments) the journal is cut: the damaged segment is copied
+     * aside whole, then zeroed from the damage on, and every later segment is moved aside. <b>The records from the
+     * damage on are no longer in the journal</b>; run {@link #verify(Path)} first to see what they are.</li>
+     * </ul>
+     * Takes the writer's lock; does nothing when there is no unrecoverable problem.
      *
      * @param dir the journal directory
      * @return the report of the problems found before the repair
@@ -575,68 +583,149 @@ public final class Journal implements AutoCloseable {
         try {
             VerifyReport report = verify(dir);
             VerifyReport.Problem first = firstUnrecoverable(report);
-            if (first != null && first.offset() == Format.START_OFFSET) {
-                // the segments before the first are missing: the journal starts at it from now on (nothing else is
-                // cut for it), then the rest of the damage, if any, is cut as usual
-                try (StorageFile f = Backend.CHANNEL_HEAP.open(first.file(), true)) {
-                    f.write(Format.START_OFFSET, Format.startMarker(Format.parseName(first.file())));
-                    f.force(false);
+            // each mend that loses nothing is followed by a new check; there are at most two per segment
+            for (int mends = 0; first != null && mends <= 2 * report.segments() + 2; mends++) {
+                if (first.offset() == Format.START_OFFSET) {
+                    // the segments before the first are missing: the journal starts at it from now on
+                    try (StorageFile f = Backend.CHANNEL_HEAP.open(first.file(), true)) {
+                        f.write(Format.START_OFFSET, Format.startMarker(Format.parseName(first.file())));
+                        f.force(false);
+                    }
+                } else if (first.offset() != 0) {
+                    cut(dir, first);
+                    return report;
+                } else if (!rebuildHeader(first.file(), listSegments(dir))) {
+                    if (first.file().equals(listSegments(dir).getFirst())) {
+                        // the journal's first segment: the cut leaves the records before it, none (see cut)
+                        cut(dir, first);
+                        return report;
+                    }
+                    // a header over no intact record: the file goes aside as if it were missing, and the next check
+                    // finds the gap it leaves, if any, and cuts there (a file that only has a segment's name, between
+                    // segments that follow each other, leaves none)
+                    aside(first.file(), false);
+                    StorageOpener.fsync(dir);
                 }
                 first = firstUnrecoverable(verify(dir));
             }
-            if (first == null) {
-                return report;
+            if (first != null) {
+                cut(dir, first);
             }
-            boolean deleting = false;
-            List<Path> files = listSegments(dir);
-            List<Path> doomed = new ArrayList<>();
-            for (Path file : files) {
-                if (file.equals(first.file())) {
-                    long nameSeq = Format.parseName(file);
-                    if (first.offset() < Format.HEADER_SIZE && file.equals(files.getFirst()) && nameSeq > 0) {
-                        // the first segment of a journal that deleteBefore trimmed: emptied under a fresh header,
-                        // not deleted, so the journal goes on at its first sequence (an empty folder restarts at 0,
-                        // handing out again sequences that readers and checkpoints already saw)
-                        try (StorageFile f = Backend.CHANNEL_HEAP.open(file, true)) {
-                            // the damaged header's capacity cannot be trusted: the file's own size, as a small
-                            // segment that the next roll leaves for one of the configured size
-                            long capacity = Math.max(4096, Format.align(f.size()));
-                            f.write(0, Format.header(nameSeq, capacity));
-                            f.write(Format.START_OFFSET, Format.startMarker(nameSeq));
-                            zeroTail(f, Format.HEADER_SIZE);
-                            f.force(true);
-                        }
-                    } else if (first.offset() < Format.HEADER_SIZE) {
-                        doomed.add(file);
-                    } else {
-                        try (StorageFile f = Backend.CHANNEL_HEAP.open(file, true)) {
-                            // the synced mark goes down to the cut first (one above it would make the next open
-                            // refuse the journal, also after a crash inside this repair): the records before the cut
-                            // are all there is, and they are on the device
-                            f.write(Format.MARK_OFFSET, Format.syncedMark(Format.parseName(file), first.offset()));
-                            f.force(false);
-                            zeroTail(f, first.offset());
-                            f.force(true);
-                        }
-                    }
-                    deleting = true;
-                } else if (deleting) {
-                    doomed.add(file);
-                }
-            }
-            // last first, each followed by a sync of the folder: a crash part way leaves the journal's first segments,
-            // never later ones without the first (which the next open would refuse as missing records, and a second
-            // repair would keep, records after the damage included)
-            for (Path file : doomed.reversed()) {
-                Files.delete(file);
-                StorageOpener.fsync(dir);
-            }
-            StorageOpener.fsync(dir);
             return report;
         } catch (IOException e) {
             throw IolabException.io("repair the journal in", dir, e);
         } finally {
             FileLocks.release(fileLock);
+        }
+    }
+
+    /**
+     * Writes the damaged header of {@code file} again when the segment's first record is intact, with the sequence
+     * its name gives: the CRC-checked part (magic, version, sizes, first sequence, capacity: the file's own size), and
+     * the start marker when it is the journal's first segment and starts after 0. The seal and the synced mark stay as
+     * they are (outside the CRC: a damaged one reads as none).
+     *
+     * @return false when the first record is not intact (nothing is written then)
+     */
+    private static boolean rebuildHeader(Path file, List<Path> files) throws IOException {
+        long nameSeq = Format.parseName(file);
+        try (StorageFile f = Backend.CHANNEL_HEAP.open(file, true)) {
+            long size = f.size();
+            long capacity = Math.min(Format.MAX_CAPACITY, Math.max(Format.MIN_CAPACITY, Format.align(size)));
+            if (size < Format.HEADER_SIZE + Format.FRAME_HEADER) {
+                return false;
+            }
+            ByteBuffer header = ByteBuffer.allocate(Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+            f.read(0, header);
+            if (Format.newerVersion(header)) {
+                // not damage: a format this iolab does not know, which a rewrite or a cut would destroy
+                throw new IolabException("segment " + file + " is of format version " + header.getInt(8) + ", which"
+                        + " this iolab (version " + Format.VERSION + ") does not read; nothing was changed: use the"
+                        + " iolab that wrote it");
+            }
+            try (SegmentCursor c = new SegmentCursor(Backend.CHANNEL_HEAP::open, file, capacity,
+                    Backend.CHANNEL_HEAP.open(file, false))) {
+                if (c.next(capacity, false) != SegmentCursor.Status.RECORD || c.sequence() != nameSeq) {
+                    return false;
+                }
+            }
+            f.write(0, Format.header(nameSeq, capacity).limit(Format.HEADER_CRC_OFFSET + 4));
+            if (nameSeq > 0 && file.equals(files.getFirst())) {
+                f.write(Format.START_OFFSET, Format.startMarker(nameSeq));
+            }
+            f.force(false);
+            return true;
+        }
+    }
+
+    /**
+     * Cuts the journal at {@code first}: the damaged segment copied aside, then emptied from the damage on (or, when
+     * its header is the damage, moved aside), and every later segment moved aside, last first.
+     */
+    private static void cut(Path dir, VerifyReport.Problem first) throws IOException {
+        List<Path> files = listSegments(dir);
+        List<Path> doomed = new ArrayList<>();
+        boolean after = false;
+        for (Path file : files) {
+            if (after) {
+                doomed.add(file);
+            } else if (file.equals(first.file())) {
+                after = true;
+                long nameSeq = Format.parseName(file);
+                if (first.offset() < Format.HEADER_SIZE && file.equals(files.getFirst()) && nameSeq > 0) {
+                    // the first segment of a journal that deleteBefore trimmed: emptied under a fresh header, not
+                    // moved, so the journal goes on at its first sequence (an empty folder restarts at 0, handing out
+                    // again sequences that readers and checkpoints already saw)
+                    aside(file, true);
+                    try (StorageFile f = Backend.CHANNEL_HEAP.open(file, true)) {
+                        // the damaged header's capacity cannot be trusted: the file's own size, as a small segment
+                        // that the next roll leaves for one of the configured size
+                        long capacity = Math.max(4096, Format.align(f.size()));
+                        f.write(0, Format.header(nameSeq, capacity));
+                        f.write(Format.START_OFFSET, Format.startMarker(nameSeq));
+                        zeroTail(f, Format.HEADER_SIZE);
+                        f.force(true);
+                    }
+                } else if (first.offset() < Format.HEADER_SIZE) {
+                    doomed.add(file);
+                } else {
+                    aside(file, true);
+                    try (StorageFile f = Backend.CHANNEL_HEAP.open(file, true)) {
+                        // the synced mark goes down to the cut first (one above it would make the next open refuse
+                        // the journal, also after a crash inside this repair): the records before the cut are all
+                        // there is, and they are on the device
+                        f.write(Format.MARK_OFFSET, Format.syncedMark(nameSeq, first.offset()));
+                        f.force(false);
+                        zeroTail(f, first.offset());
+                        f.force(true);
+                    }
+                }
+            }
+        }
+        // last first, each followed by a sync of the folder: a crash part way leaves the journal's first segments,
+        // never later ones without the first (which the next open would refuse as missing records, and a second
+        // repair would keep, records after the damage included)
+        for (Path file : doomed.reversed()) {
+            aside(file, false);
+            StorageOpener.fsync(dir);
+        }
+        StorageOpener.fsync(dir);
+    }
+
+    /**
+     * Keeps what a repair cuts: {@code file} copied (synced) or renamed to a free name that ends in {@code .cut}
+     * ({@code NAME.seg.cut}, then {@code NAME.seg.1.cut}, ...), which no journal reads.
+     */
+    private static void aside(Path file, boolean copy) throws IOException {
+        Path target = file.resolveSibling(file.getFileName() + ".cut");
+        for (int i = 1; Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS); i++) {
+            target = file.resolveSibling(file.getFileName() + "." + i + ".cut");
+        }
+        if (copy) {
+            Files.copy(file, target);
+            StorageOpener.fsync(target);
+        } else {
+            Files.move(file, target);
         }
     }
 
@@ -723,8 +812,18 @@ public final class Journal implements AutoCloseable {
         for (int i = s; i < n; i++) {
             if (problems[i] != null) {
                 if (i == n - 1 && (noData[i] || previousUnsealed)) {
-                    // its creation was interrupted, or it follows an unsealed segment: nothing in it was durable
-                    deleteSegment(files.get(i));
+                    // its creation was interrupted, or it follows an unsealed segment: nothing in it was durable.
+                    // Bytes in it are kept aside all the same (*.cut): they may be a file that is not a segment
+                    if (noData[i]) {
+                        deleteSegment(files.get(i));
+                    } else {
+                        try {
+                            aside(files.get(i), false);
+                        } catch (IOException e) {
+                            throw IolabException.io("move aside the unfinished last segment", files.get(i), e);
+                        }
+                        syncDirectory();
+                    }
                     restart = Format.parseName(files.get(i));
                     continue;
                 }

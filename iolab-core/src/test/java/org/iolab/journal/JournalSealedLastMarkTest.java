@@ -44,9 +44,11 @@ class JournalSealedLastMarkTest {
         long mark = SyncedMarks.get(sealed);
         assertTrue(mark > Format.HEADER_SIZE + FRAME, "segment 1 carries a mark from its syncs: " + mark);
 
-        // damage 1: the last segment's header (repair deletes that segment, segment 1 is then the sealed last one)
+        // damage 1: the last segment's header and its first record's CRC (repair cannot write the header again over
+        // no intact record: it moves that segment aside, segment 1 is then the sealed last one)
         try (FileChannel ch = FileChannel.open(last, StandardOpenOption.WRITE)) {
             ch.write(ByteBuffer.wrap(new byte[] {0x55}), 2);
+            ch.write(ByteBuffer.wrap(new byte[] {0x55}), Format.HEADER_SIZE + 4);
         }
         assertTrue(!Journal.verify(dir).ok());
         Journal.repair(dir);
