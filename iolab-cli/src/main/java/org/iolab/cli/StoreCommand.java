@@ -502,8 +502,12 @@ public final class StoreCommand implements Callable<Integer> {
             StoreReport report = Store.verify(existing(file));
             String counts = report.liveRecords() + " live records, " + report.holes() + " holes";
             long bad = report.problems().stream().filter(p -> !p.recoverable()).count();
-            return VerifyOutput.print(report.ok(), counts, report.problems(), bad,
-                    "run 'iolab store repair' to drop the damaged records");
+            // a file that does not begin as a store: repair refuses it without --force, so the advice says so
+            String advice = Store.beginsAsStore(file) ? "run 'iolab store repair' to drop the damaged records"
+                    : "the file does not begin as a store (its header page is damaged, or it is not one): if it is a"
+                            + " store, 'iolab store repair --force " + file + "' gives it a new header and keeps the"
+                            + " records a scan finds";
+            return VerifyOutput.print(report.ok(), counts, report.problems(), bad, advice);
         }
     }
 

@@ -71,6 +71,13 @@ class StoreCliIT {
             assertEquals(new String(content, StandardCharsets.US_ASCII),
                     Files.readString(text, StandardCharsets.US_ASCII), "store " + args.getFirst() + " changed it");
         }
+        // verify's advice names what repair needs for such a file (it said "run 'iolab store repair'", which refuses)
+        Path longer = Files.write(tmp.resolve("passwd-long"), (new String(content, StandardCharsets.US_ASCII)
+                .repeat(10)).getBytes(StandardCharsets.US_ASCII)); // past a header page: verify reads it
+        Run verify = iolab("", "store", "verify", longer.toString());
+        assertEquals(1, verify.exit(), verify.out() + verify.err());
+        assertTrue(verify.out().contains("does not begin as a store") && verify.out().contains(
+                "'iolab store repair --force " + longer + "'"), verify.out());
         Run forced = iolab("", "store", "repair", text.toString(), "--force");
         assertEquals(0, forced.exit(), forced.err());
         assertTrue(forced.out().contains("kept 0 live records"), forced.out());
