@@ -104,6 +104,11 @@ public final class JournalCommand implements Callable<Integer> {
         out.write('\n');
     }
 
+    /** @return "1 record", "2 records" */
+    static String count(long n, String noun) {
+        return n + " " + noun + (n == 1 ? "" : "s");
+    }
+
     private static List<Path> files(Path dir, String suffix) {
         try (Stream<Path> s = Files.list(dir)) {
             return s.filter(p -> p.getFileName().toString().endsWith(suffix)).sorted().toList();
@@ -392,7 +397,7 @@ public final class JournalCommand implements Callable<Integer> {
             if (report.segments() == 0) {
                 throw new IolabException("no journal segments (*.seg files) in " + dir);
             }
-            String counts = report.records() + " records in " + report.segments() + " segments";
+            String counts = count(report.records(), "record") + " in " + count(report.segments(), "segment");
             long bad = report.problems().stream().filter(p -> !p.recoverable()).count();
             boolean missing = report.problems().stream().anyMatch(VerifyReport.Problem::missingSegmentsBefore);
             String advice = !missing ? "run 'iolab journal repair' to cut the journal at the first one"
@@ -420,8 +425,8 @@ public final class JournalCommand implements Callable<Integer> {
             VerifyReport report = Journal.repair(dir);
             List<VerifyReport.Problem> bad = report.problems().stream().filter(p -> !p.recoverable()).toList();
             if (bad.isEmpty()) {
-                System.out.println("nothing to repair: " + report.records() + " records in " + report.segments()
-                        + " segments");
+                System.out.println("nothing to repair: " + count(report.records(), "record") + " in "
+                        + count(report.segments(), "segment"));
                 return 0;
             }
             List<Path> kept = files(dir, ".cut").stream().filter(p -> !keptBefore.contains(p)).toList();
@@ -447,7 +452,7 @@ public final class JournalCommand implements Callable<Integer> {
                         + " have what you need)");
             }
             VerifyReport now = Journal.verify(dir);
-            System.out.println("kept " + now.records() + " records in " + now.segments() + " segments");
+            System.out.println("kept " + count(now.records(), "record") + " in " + count(now.segments(), "segment"));
             return 0;
         }
     }
