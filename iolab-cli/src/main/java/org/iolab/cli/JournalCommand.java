@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -421,35 +422,17 @@ public final class JournalCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             existing(dir);
-            List<Path> keptBefore = files(dir, ".cut");
-            VerifyReport report = Journal.repair(dir);
-            List<VerifyReport.Problem> bad = report.problems().stream().filter(p -> !p.recoverable()).toList();
-            if (bad.isEmpty()) {
+            List<String> done = new ArrayList<>();
+            VerifyReport report = Journal.repair(dir, done::add);
+            if (done.isEmpty()) {
                 System.out.println("nothing to repair: " + count(report.records(), "record") + " in "
                         + count(report.segments(), "segment"));
                 return 0;
             }
-            List<Path> kept = files(dir, ".cut").stream().filter(p -> !keptBefore.contains(p)).toList();
-            List<Path> segments = files(dir, ".seg");
-            for (VerifyReport.Problem p : bad) {
-                boolean copied = kept.stream().anyMatch(k -> k.getFileName().toString()
-                        .startsWith(p.file().getFileName() + "."));
-                if (p.missingSegmentsBefore()) {
-                    System.out.println("the journal starts at " + p.file() + " from now on: " + p.what());
-                } else if (p.offset() == 0 && segments.contains(p.file()) && !copied) {
-                    System.out.println("wrote the header of " + p.file() + " again (its records are intact): "
-                            + p.what());
-                } else if (p.offset() == 0 && !segments.contains(p.file())) {
-                    System.out.println("moved aside " + p.file() + " (no intact record under its header): "
-                            + p.what());
-                } else if (segments.contains(p.file()) || copied) {
-                    System.out.println("cut " + p.file() + " at offset " + p.offset() + ": " + p.what());
-                    break; // what followed the cut is gone from the journal, its problems with it
-                }
-            }
-            for (Path p : kept) {
-                System.out.println("kept what was cut away in " + p + " (no journal reads it; delete it once you"
-                        + " have what you need)");
+            done.forEach(System.out::println);
+            if (done.stream().anyMatch(d -> d.contains(".cut"))) {
+                System.out.println("what was cut is kept in the *.cut files above: no journal reads them; delete them"
+                        + " once you have what you need");
             }
             VerifyReport now = Journal.verify(dir);
             System.out.println("kept " + count(now.records(), "record") + " in " + count(now.segments(), "segment"));

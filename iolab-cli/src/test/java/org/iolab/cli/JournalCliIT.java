@@ -217,13 +217,15 @@ class JournalCliIT {
         assertTrue(repair.out().contains("cut " + sealed), repair.out());
         // nothing deleted: the damaged segment copied aside whole, the later ones moved aside
         Path copy = sealed.resolveSibling(sealed.getFileName() + ".cut");
-        assertTrue(repair.out().contains("kept what was cut away in " + copy), repair.out());
+        assertTrue(repair.out().contains("cut " + sealed + " at offset ") && repair.out().contains(
+                "; its bytes are kept in " + copy + ": "), repair.out());
         try (FileChannel ch = FileChannel.open(copy, StandardOpenOption.READ)) {
             assertEquals(Files.size(segs.get(0)), ch.size());
         }
         for (Path later : segs.subList(2, segs.size())) {
-            assertTrue(Files.exists(later.resolveSibling(later.getFileName() + ".cut")) && !Files.exists(later),
-                    later + " moved aside: " + repair.out());
+            Path aside = later.resolveSibling(later.getFileName() + ".cut");
+            assertTrue(Files.exists(aside) && !Files.exists(later) && repair.out().contains("moved " + later
+                    + " aside to " + aside + "\n"), later + " moved aside: " + repair.out());
         }
         Run after = iolab("", "journal", "verify", dir.toString());
         assertEquals(0, after.exit(), after.out() + after.err());

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.iolab.IolabException;
@@ -574,6 +575,18 @@ public final class Journal implements AutoCloseable {
      * @throws IolabException when {@code dir} holds no segment (nothing is written there)
      */
     public static VerifyReport repair(Path dir) {
+        return repair(dir, what -> { });
+    }
+
+    /**
+     * {@link #repair(Path)}, telling {@code done} each thing it does, in order, as one line: the journal started at a
+     * segment, a header written again, a file moved aside, a cut (with where its bytes are kept).
+     *
+     * @param dir the journal directory
+     * @param done told each step
+     * @return the report of the problems found before the repair
+     */
+    public static VerifyReport repair(Path dir, Consumer<String> done) {
         if (!Files.isDirectory(dir) || listSegments(dir).isEmpty()) {
             // before the lock: a folder that holds no journal gets no journal.lock either
             throw new IolabException((Files.isDirectory(dir) ? "no journal segments (*.seg files) in " + dir
@@ -581,6 +594,7 @@ public final class Journal implements AutoCloseable {
         }
         FileLock fileLock = acquire(dir);
         try {
+            refuseNewerFormat(dir);
             VerifyReport report = verify(dir);
             VerifyReport.Problem first = firstUnrecoverable(report);
             // each mend that loses nothing is followed by a new check; there are at most two per segment
@@ -591,25 +605,29 @@ public final class Journal implements AutoCloseable {
                         f.write(Format.START_OFFSET, Format.startMarker(Format.parseName(first.file())));
                         f.force(false);
                     }
+                    done.accept("the journal starts at " + first.file() + " from now on: " + first.what());
                 } else if (first.offset() != 0) {
-                    cut(dir, first);
+                    cut(dir, first, done);
                     return report;
-                } else if (!rebuildHeader(first.file(), listSegments(dir))) {
-                    if (first.file().equals(listSegments(dir).getFirst())) {
-                        // the journal's first segment: the cut leaves the records before it, none (see cut)
-                        cut(dir, first);
-                        return report;
-                    }
+                } else if (rebuildHeader(first.file(), listSegments(dir))) {
+                    done.accept("wrote the header of " + first.file() + " again (its records are intact): "
+                            + first.what());
+                } else if (first.file().equals(listSegments(dir).getFirst())) {
+                    // the journal's first segment: the cut leaves the records before it, none (see cut)
+                    cut(dir, first, done);
+                    return report;
+                } else {
                     // a header over no intact record: the file goes aside as if it were missing, and the next check
                     // finds the gap it leaves, if any, and cuts there (a file that only has a segment's name, between
                     // segments that follow each other, leaves none)
-                    aside(first.file(), false);
-                    StorageOpener.fsync(dir);
+                    Path to = aside(first.file(), false);
+                    done.accept("moved " + first.file() + " aside to " + to + " (no intact record under its header): "
+                            + first.what());
                 }
                 first = firstUnrecoverable(verify(dir));
             }
             if (first != null) {
-                cut(dir, first);
+                cut(dir, first, done);
             }
             return report;
         } catch (IOException e) {
@@ -619,9 +637,29 @@ public final class Journal implements AutoCloseable {
         }
     }
 
+    /** Refuses, before any change, a journal holding a segment of a format version this iolab does not read. */
+    private static void refuseNewerFormat(Path dir) {
+        for (Path file : listSegments(dir)) {
+            try (StorageFile f = Backend.CHANNEL_HEAP.open(file, false)) {
+                if (f.size() < Format.HEADER_SIZE) {
+                    continue;
+                }
+                ByteBuffer header = ByteBuffer.allocate(Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+                f.read(0, header);
+                if (Format.newerVersion(header)) {
+                    // not damage: a format this iolab does not know, which a rewrite or a cut would destroy
+                    throw new IolabException("segment " + file + " is of format version " + header.getInt(8)
+                            + ", which this iolab (version " + Format.VERSION + ") does not read; nothing was changed:"
+                            + " use the iolab that wrote it");
+                }
+            }
+        }
+    }
+
     /**
      * Writes the damaged header of {@code file} again when the segment's first record is intact, with the sequence
-     * its name gives: the CRC-checked part (magic, version, sizes, first sequence, capacity: the file's own size), and
+     * its name gives: the CRC-checked part (magic, version, sizes, first sequence, capacity: the file's own size, or
+     * the synced mark's offset when that is higher, so that synced records the file lost still read as lost), and
      * the start marker when it is the journal's first segment and starts after 0. The seal and the synced mark stay as
      * they are (outside the CRC: a damaged one reads as none).
      *
@@ -631,18 +669,14 @@ public final class Journal implements AutoCloseable {
         long nameSeq = Format.parseName(file);
         try (StorageFile f = Backend.CHANNEL_HEAP.open(file, true)) {
             long size = f.size();
-            long capacity = Math.min(Format.MAX_CAPACITY, Math.max(Format.MIN_CAPACITY, Format.align(size)));
             if (size < Format.HEADER_SIZE + Format.FRAME_HEADER) {
                 return false;
             }
             ByteBuffer header = ByteBuffer.allocate(Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
             f.read(0, header);
-            if (Format.newerVersion(header)) {
-                // not damage: a format this iolab does not know, which a rewrite or a cut would destroy
-                throw new IolabException("segment " + file + " is of format version " + header.getInt(8) + ", which"
-                        + " this iolab (version " + Format.VERSION + ") does not read; nothing was changed: use the"
-                        + " iolab that wrote it");
-            }
+            long mark = Format.syncedMark(header, nameSeq, Format.MAX_CAPACITY);
+            long capacity = Math.min(Format.MAX_CAPACITY, Math.max(Format.MIN_CAPACITY,
+                    Math.max(Format.align(size), mark)));
             try (SegmentCursor c = new SegmentCursor(Backend.CHANNEL_HEAP::open, file, capacity,
                     Backend.CHANNEL_HEAP.open(file, false))) {
                 if (c.next(capacity, false) != SegmentCursor.Status.RECORD || c.sequence() != nameSeq) {
@@ -659,10 +693,12 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * Cuts the journal at {@code first}: the damaged segment copied aside, then emptied from the damage on (or, when
-     * its header is the damage, moved aside), and every later segment moved aside, last first.
+     * Cuts the journal at {@code first}: the damaged segment copied aside (when there is data after the damage),
+     * then emptied from the damage on (or, when its header is the damage, moved aside), and every later segment moved
+     * aside, last first.
      */
-    private static void cut(Path dir, VerifyReport.Problem first) throws IOException {
+    private static void cut(Path dir, VerifyReport.Problem first, Consumer<String> done)
+            throws IOException {
         List<Path> files = listSegments(dir);
         List<Path> doomed = new ArrayList<>();
         boolean after = false;
@@ -676,7 +712,7 @@ public final class Journal implements AutoCloseable {
                     // the first segment of a journal that deleteBefore trimmed: emptied under a fresh header, not
                     // moved, so the journal goes on at its first sequence (an empty folder restarts at 0, handing out
                     // again sequences that readers and checkpoints already saw)
-                    aside(file, true);
+                    Path kept = aside(file, true);
                     try (StorageFile f = Backend.CHANNEL_HEAP.open(file, true)) {
                         // the damaged header's capacity cannot be trusted: the file's own size, as a small segment
                         // that the next roll leaves for one of the configured size
@@ -686,11 +722,17 @@ public final class Journal implements AutoCloseable {
                         zeroTail(f, Format.HEADER_SIZE);
                         f.force(true);
                     }
+                    done.accept("cut " + file + " at offset 0, under a new empty header (the journal goes on at"
+                            + " sequence " + nameSeq + "); its bytes are kept in " + kept + ": " + first.what());
                 } else if (first.offset() < Format.HEADER_SIZE) {
                     doomed.add(file);
+                    done.accept("cut the journal before " + file + ": " + first.what());
                 } else {
-                    aside(file, true);
+                    Path kept = null;
                     try (StorageFile f = Backend.CHANNEL_HEAP.open(file, true)) {
+                        if (Verifier.firstNonZero(f, first.offset(), f.size()) >= 0) {
+                            kept = aside(file, true);
+                        }
                         // the synced mark goes down to the cut first (one above it would make the next open refuse
                         // the journal, also after a crash inside this repair): the records before the cut are all
                         // there is, and they are on the device
@@ -699,6 +741,8 @@ public final class Journal implements AutoCloseable {
                         zeroTail(f, first.offset());
                         f.force(true);
                     }
+                    done.accept("cut " + file + " at offset " + first.offset() + (kept == null ? ""
+                            : "; its bytes are kept in " + kept) + ": " + first.what());
                 }
             }
         }
@@ -706,17 +750,20 @@ public final class Journal implements AutoCloseable {
         // never later ones without the first (which the next open would refuse as missing records, and a second
         // repair would keep, records after the damage included)
         for (Path file : doomed.reversed()) {
-            aside(file, false);
-            StorageOpener.fsync(dir);
+            Path to = aside(file, false);
+            done.accept("moved " + file + " aside to " + to);
         }
         StorageOpener.fsync(dir);
     }
 
     /**
      * Keeps what a repair cuts: {@code file} copied (synced) or renamed to a free name that ends in {@code .cut}
-     * ({@code NAME.seg.cut}, then {@code NAME.seg.1.cut}, ...), which no journal reads.
+     * ({@code NAME.seg.cut}, then {@code NAME.seg.1.cut}, ...), which no journal reads; then the folder is synced, so
+     * the name is on the device before the original changes.
+     *
+     * @return the new name
      */
-    private static void aside(Path file, boolean copy) throws IOException {
+    private static Path aside(Path file, boolean copy) throws IOException {
         Path target = file.resolveSibling(file.getFileName() + ".cut");
         for (int i = 1; Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS); i++) {
             target = file.resolveSibling(file.getFileName() + "." + i + ".cut");
@@ -727,6 +774,8 @@ public final class Journal implements AutoCloseable {
         } else {
             Files.move(file, target);
         }
+        StorageOpener.fsync(file.toAbsolutePath().getParent());
+        return target;
     }
 
     private static VerifyReport.Problem firstUnrecoverable(VerifyReport report) {
@@ -787,7 +836,8 @@ public final class Journal implements AutoCloseable {
             if (firstSeq > 0) {
                 throw new JournalCorruptedException(files.getFirst(), 0, problems[0] + " (the journal's first segment,"
                         + " which starts at sequence " + firstSeq + ")", "'iolab journal repair " + dir + "' to write"
-                        + " it a new header (its records are lost) and delete the segments after it");
+                        + " its header again over its records when they are intact, else to empty it under a new header"
+                        + " (what it cuts is kept in *.cut files)");
             }
         }
         // segments before the start are what a deleteBefore interrupted by a crash had still to delete (it marks the

@@ -73,7 +73,8 @@ final class Verifier {
                     boolean trimmedFirst = start < 0 && i == 0 && nameSeq > 0;
                     boolean dropped = last && (empty || previousUnsealed) && !trimmedFirst;
                     problems.add(new VerifyReport.Problem(file, 0, bad + (dropped
-                            ? " (the last segment holds nothing durable: the next open deletes it)" : ""), dropped));
+                            ? " (the last segment holds nothing durable: the next open deletes it" + (empty ? ")"
+                                    : ", its bytes kept aside in a *.cut file)") : ""), dropped));
                     expectedNext = -1;
                     continue;
                 }

@@ -153,11 +153,73 @@ class JournalRepairTest {
         header.get(0, bytes);
         writeAt(newer, 0, bytes);
         byte[] before = Files.readAllBytes(newer);
+        Files.delete(files.getFirst()); // and segments missing before it: nothing is marked either
+        byte[] second = Files.readAllBytes(files.get(1));
         IolabException e = assertThrows(IolabException.class, () -> Journal.repair(tmp));
         assertTrue(e.getMessage().contains("format version " + (Format.VERSION + 1)) && e.getMessage().contains(
                 "nothing was changed"), e.getMessage());
         assertArrayEquals(before, Files.readAllBytes(newer));
+        assertArrayEquals(second, Files.readAllBytes(files.get(1)));
+        assertEquals(files.subList(1, files.size()), Journal.listSegments(tmp));
+    }
+
+    /** A copy of a segment under another name, header damaged: its records' sequences are not the name's. */
+    @Test
+    void aHeaderIsNotWrittenAgainOverRecordsOfAnotherSequence() throws IOException {
+        List<Path> files = fill();
+        Path impostor = tmp.resolve(Format.fileName(Format.parseName(files.get(2)) + 1));
+        Files.copy(files.get(2), impostor);
+        writeAt(impostor, 0, "XXXXXXXX".getBytes());
+        List<String> done = new java.util.ArrayList<>();
+        Journal.repair(tmp, done::add);
+        assertTrue(done.getFirst().startsWith("moved " + impostor + " aside to " + impostor + ".cut"), done.toString());
         assertEquals(files, Journal.listSegments(tmp));
+        assertEquals(RECORDS, intactRecords());
+    }
+
+    /**
+     * A last segment cut below its synced mark, with its header damaged too: the rewritten header keeps the mark
+     * valid (its capacity reaches it), so the lost synced records are still reported and cut, not taken for a torn
+     * tail (the capacity was the file's size, below the mark, which then read as no mark).
+     */
+    @Test
+    void aRewrittenHeaderKeepsTheSyncedMarkOfRecordsTheFileLost() throws IOException {
+        List<Path> files = fill();
+        Path last = files.getLast();
+        long mark = SyncedMarks.get(last);
+        assertTrue(mark > Format.HEADER_SIZE + 200, "the close marked the last segment: " + mark);
+        try (FileChannel ch = FileChannel.open(last, StandardOpenOption.WRITE)) {
+            ch.truncate(mark - 100);
+        }
+        writeAt(last, 0, "XXXXXXXX".getBytes());
+        List<String> done = new java.util.ArrayList<>();
+        Journal.repair(tmp, done::add);
+        assertTrue(done.size() == 2 && done.get(0).startsWith("wrote the header of " + last)
+                && done.get(1).startsWith("cut " + last) && done.get(1).contains("synced mark"), done.toString());
+        assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
+    }
+
+    /** The only segment of a trimmed journal, header and first record damaged: emptied, its bytes kept aside. */
+    @Test
+    void aTrimmedJournalsOnlySegmentIsEmptiedUnderANewHeaderAndKeptAside() throws IOException {
+        List<Path> files = fill();
+        long kept;
+        try (Journal j = Journal.open(tmp, options())) {
+            kept = j.deleteBefore(j.nextSequence());
+        }
+        Path only = Journal.listSegments(tmp).getFirst();
+        assertEquals(kept, Format.parseName(only));
+        writeAt(only, 0, new byte[Format.HEADER_SIZE + 8]);
+        byte[] damaged = Files.readAllBytes(only);
+        List<String> done = new java.util.ArrayList<>();
+        Journal.repair(tmp, done::add);
+        assertTrue(done.size() == 1 && done.getFirst().startsWith("cut " + only + " at offset 0, under a new empty"
+                + " header"), done.toString());
+        assertArrayEquals(damaged, Files.readAllBytes(only.resolveSibling(only.getFileName() + ".cut")));
+        try (Journal j = Journal.open(tmp, options())) {
+            assertEquals(kept, j.nextSequence(), "no sequence handed out again");
+        }
+        assertFalse(files.isEmpty());
     }
 
     private static void writeAt(Path file, long position, byte[] bytes) throws IOException {
