@@ -120,7 +120,8 @@ import org.iolab.storage.StorageFile;
  * {@code open} or the read that reaches it throws {@link JournalCorruptedException} naming the file and
  * offset. A length is always checked against the bytes left in the segment before it is used, so a corrupt
  * length cannot cause a large allocation, a hang or an out-of-bounds read. {@link #verify(Path)} lists every
- * problem without changing anything; {@link #repair(Path)} cuts the journal at the first damage.
+ * problem without changing anything; {@link #repair(Path)} mends what loses nothing (a missing start, a header over
+ * intact records) and cuts the journal at the first other damage, keeping what it cuts in {@code *.cut} files.
  *
  * <h2>Concurrency</h2>
  * One writer per directory: {@link #open} takes an exclusive {@code FileChannel.tryLock} on
