@@ -401,7 +401,8 @@ public final class JournalCommand implements Callable<Integer> {
             String counts = count(report.records(), "record") + " in " + count(report.segments(), "segment");
             long bad = report.problems().stream().filter(p -> !p.recoverable()).count();
             boolean missing = report.problems().stream().anyMatch(VerifyReport.Problem::missingSegmentsBefore);
-            String advice = !missing ? "run 'iolab journal repair' to cut the journal at the first one"
+            String advice = !missing ? "run 'iolab journal repair': it writes damaged headers again over intact"
+                    + " records and cuts the journal at the first other damage, keeping what it cuts in *.cut files"
                     : bad == 1 ? "run 'iolab journal repair' to start the journal at its first segment left (the"
                             + " missing records are gone; nothing else is cut)"
                     : "run 'iolab journal repair' to start the journal at its first segment left and cut it at the"
