@@ -360,6 +360,8 @@ public final class Journal implements AutoCloseable {
     private void attach() {
         List<Path> files = listSegments(dir);
         boolean previousSealed = true;
+        JournalCorruptedException damaged = null;
+        int damagedAt = -1; // how many valid segments come before the first damaged one
         for (int i = 0; i < files.size(); i++) {
             Path file = files.get(i);
             SegmentRef ref = readHeader(file);
@@ -376,16 +378,25 @@ public final class Journal implements AutoCloseable {
                     data = Verifier.firstNonZero(f, Format.HEADER_SIZE, f.size()) >= 0;
                 }
                 // the last segment: being created (no data yet), or after an unsealed one (a writer's open
-                // deletes it); records under a damaged header anywhere else are corruption, as for open
+                // deletes it); records under a damaged header anywhere else are corruption, as for open, unless
+                // they lie before the journal's start (known once every header is read)
                 if (i == files.size() - 1 && (!data || !previousSealed)) {
                     break;
                 }
-                throw new JournalCorruptedException(file, 0, problem);
+                if (damaged == null) {
+                    damaged = new JournalCorruptedException(file, 0, problem);
+                    damagedAt = segments.size();
+                }
+                continue;
             }
             previousSealed = ref.sealedOnDisk;
             segments.add(ref);
         }
+        int listed = segments.size();
         pruneDeleted();
+        if (segments.isEmpty() && damaged != null) {
+            throw damaged; // records under a damaged header, and no segment else
+        }
         if (segments.isEmpty()) {
             throw new IolabException("no journal segments in " + dir + " (no valid *.seg file):"
                     + " open it for writing first");
@@ -403,6 +414,10 @@ public final class Journal implements AutoCloseable {
             }
             s = startIndex(segments.toArray(SegmentRef[]::new));
         }
+        int pruned = listed - segments.size();
+        if (s < 0 && damaged != null && damagedAt <= pruned) {
+            throw damaged; // the first file of the journal is the damaged one: that, not the segments after it
+        }
         if (s < 0) {
             SegmentRef first = segments.getFirst();
             ByteBuffer header = ByteBuffer.allocate(Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
@@ -410,6 +425,9 @@ public final class Journal implements AutoCloseable {
                 f.read(0, header);
             }
             throw JournalCorruptedException.missingStart(first.path, first.firstSeq, header);
+        }
+        if (damaged != null && damagedAt - pruned > s) {
+            throw damaged; // after the start: corruption, as for open (before it: a deletion's leftover)
         }
         segments.subList(0, s).clear();
         SegmentRef last = segments.getLast();
@@ -563,7 +581,8 @@ public final class Journal implements AutoCloseable {
      * the first segment is marked as the journal's start;</li>
      * <li>a segment whose header is damaged but whose first record is intact (its sequence is the one the file name
      * gives) gets its header written again, and keeps its records; one over no intact record (or a file that only
-     * has a segment's name) is moved aside, as if it were missing, unless it is the first (then the cut below);</li>
+     * has a segment's name) is moved aside, as if it were missing (the first one: the next step marks the one after
+     * it); the only segment is emptied under a fresh header instead, its bytes kept aside;</li>
      * <li>at any other damage (a record, a gap between segments) the journal is cut: the damaged segment is copied
      * aside whole, then zeroed from the damage on, and every later segment is moved aside. <b>The records from the
      * damage on are no longer in the journal</b>; run {@link #verify(Path)} first to see what they are.</li>
@@ -610,17 +629,18 @@ public final class Journal implements AutoCloseable {
                 } else if (first.offset() != 0) {
                     cut(dir, first, done);
                     return report;
-                } else if (rebuildHeader(first.file(), listSegments(dir))) {
+                } else if (rebuildHeader(first.file())) {
                     done.accept("wrote the header of " + first.file() + " again (its records are intact): "
                             + first.what());
-                } else if (first.file().equals(listSegments(dir).getFirst())) {
-                    // the journal's first segment: the cut leaves the records before it, none (see cut)
+                } else if (listSegments(dir).size() == 1) {
+                    // the only segment: emptied under a fresh header (see cut), so the journal goes on at its sequence
                     cut(dir, first, done);
                     return report;
                 } else {
                     // a header over no intact record: the file goes aside as if it were missing, and the next check
                     // finds the gap it leaves, if any, and cuts there (a file that only has a segment's name, between
-                    // segments that follow each other, leaves none)
+                    // segments that follow each other, leaves none); the first segment's leaves the ones after it
+                    // without a start, which the next check reports and marks (the records before are gone)
                     Path to = aside(first.file(), false);
                     done.accept("moved " + first.file() + " aside to " + to + " (no intact record under its header): "
                             + first.what());
@@ -660,13 +680,12 @@ public final class Journal implements AutoCloseable {
     /**
      * Writes the damaged header of {@code file} again when the segment's first record is intact, with the sequence
      * its name gives: the CRC-checked part (magic, version, sizes, first sequence, capacity: the file's own size, or
-     * the synced mark's offset when that is higher, so that synced records the file lost still read as lost), and
-     * the start marker when it is the journal's first segment and starts after 0. The seal and the synced mark stay as
-     * they are (outside the CRC: a damaged one reads as none).
+     * the synced mark's offset when that is higher, so that synced records the file lost still read as lost). The
+     * start marker, the seal and the synced mark stay as they are (outside the CRC: a damaged one reads as none).
      *
      * @return false when the first record is not intact (nothing is written then)
      */
-    private static boolean rebuildHeader(Path file, List<Path> files) throws IOException {
+    private static boolean rebuildHeader(Path file) throws IOException {
         long nameSeq = Format.parseName(file);
         try (StorageFile f = Backend.CHANNEL_HEAP.open(file, true)) {
             long size = f.size();
@@ -684,10 +703,9 @@ public final class Journal implements AutoCloseable {
                     return false;
                 }
             }
+            // bytes 36.. stay: a start marker that was there still counts, and one that was not leaves the segments
+            // missing before a first segment to the next check, which reports them and marks the start
             f.write(0, Format.header(nameSeq, capacity).limit(Format.HEADER_CRC_OFFSET + 4));
-            if (nameSeq > 0 && file.equals(files.getFirst())) {
-                f.write(Format.START_OFFSET, Format.startMarker(nameSeq));
-            }
             f.force(false);
             return true;
         }
@@ -709,17 +727,19 @@ public final class Journal implements AutoCloseable {
             } else if (file.equals(first.file())) {
                 after = true;
                 long nameSeq = Format.parseName(file);
-                if (first.offset() < Format.HEADER_SIZE && file.equals(files.getFirst()) && nameSeq > 0) {
-                    // the first segment of a journal that deleteBefore trimmed: emptied under a fresh header, not
-                    // moved, so the journal goes on at its first sequence (an empty folder restarts at 0, handing out
-                    // again sequences that readers and checkpoints already saw)
+                if (first.offset() < Format.HEADER_SIZE && files.size() == 1) {
+                    // the only segment: emptied under a fresh header, not moved, so the journal goes on at its first
+                    // sequence (an empty folder would restart at 0, handing out again sequences that readers and
+                    // checkpoints of a trimmed journal already saw) and its folder still holds a journal
                     Path kept = aside(file, true);
                     try (StorageFile f = Backend.CHANNEL_HEAP.open(file, true)) {
                         // the damaged header's capacity cannot be trusted: the file's own size, as a small segment
                         // that the next roll leaves for one of the configured size
                         long capacity = Math.max(4096, Format.align(f.size()));
                         f.write(0, Format.header(nameSeq, capacity));
-                        f.write(Format.START_OFFSET, Format.startMarker(nameSeq));
+                        if (nameSeq > 0) {
+                            f.write(Format.START_OFFSET, Format.startMarker(nameSeq));
+                        }
                         zeroTail(f, Format.HEADER_SIZE);
                         f.force(true);
                     }
@@ -846,6 +866,11 @@ public final class Journal implements AutoCloseable {
         // and deleted on purpose
         for (int i = 0; i < s; i++) {
             try {
+                if (refs[i] == null && !noDataAt(files.get(i))) {
+                    // not a segment as a deletion leaves it (its header is damaged, or it was never one): kept
+                    aside(files.get(i), false);
+                    continue;
+                }
                 Files.deleteIfExists(files.get(i));
             } catch (IOException e) {
                 // no longer part of the journal whether it goes or not (verify lists it; the next open tries again):
@@ -948,6 +973,15 @@ public final class Journal implements AutoCloseable {
         durable = expected - 1;
         attachMapping(active, last, end, false);
         resetMark(last.syncedMark);
+    }
+
+    /** @return whether {@code file} holds no byte but zeros (or cannot be read: then it is not kept aside either) */
+    private boolean noDataAt(Path file) {
+        try (StorageFile f = opener.open(file, false)) {
+            return Verifier.firstNonZero(f, 0, f.size()) < 0;
+        } catch (IolabException e) {
+            return true;
+        }
     }
 
     /**

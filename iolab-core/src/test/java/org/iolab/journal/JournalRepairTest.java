@@ -122,6 +122,58 @@ class JournalRepairTest {
         assertEquals(Format.parseName(files.get(3)), intactRecords());
     }
 
+    /**
+     * The first segment's header and first record damaged: it goes aside and the journal starts at the next one,
+     * reported as such (every later segment went aside with it before: "kept 0 records in 0 segments").
+     */
+    @Test
+    void aFirstSegmentWithNoIntactRecordGoesAsideAndTheJournalStartsAfterIt() throws IOException {
+        List<Path> files = fill();
+        writeAt(files.getFirst(), 0, new byte[Format.HEADER_SIZE + 8]);
+        List<String> done = new java.util.ArrayList<>();
+        Journal.repair(tmp, done::add);
+        assertTrue(done.size() == 2 && done.get(0).startsWith("moved " + files.getFirst() + " aside")
+                && done.get(1).startsWith("the journal starts at " + files.get(1)), done.toString());
+        assertEquals(files.subList(1, files.size()), Journal.listSegments(tmp));
+        try (Journal j = Journal.open(tmp, options())) {
+            assertEquals(Format.parseName(files.get(1)), j.firstSequence());
+        }
+        assertEquals(RECORDS, intactRecords());
+    }
+
+    /** A missing first segment and the next one's header damaged: the rewrite does not hide the missing records. */
+    @Test
+    void aRewrittenFirstHeaderStillReportsTheSegmentsMissingBeforeIt() throws IOException {
+        List<Path> files = fill();
+        Files.delete(files.getFirst());
+        writeAt(files.get(1), 0, "XXXXXXXX".getBytes());
+        List<String> done = new java.util.ArrayList<>();
+        Journal.repair(tmp, done::add);
+        assertTrue(done.size() == 2 && done.get(0).startsWith("wrote the header of " + files.get(1))
+                && done.get(1).startsWith("the journal starts at " + files.get(1)), done.toString());
+    }
+
+    /** A damaged file before the journal's start (a deletion's leftover): readers skip it, open keeps it aside. */
+    @Test
+    void aDamagedFileBeforeTheStartIsSkippedByReadersAndKeptAsideByOpen() throws IOException {
+        List<Path> files = fill();
+        long start;
+        try (Journal j = Journal.open(tmp, options())) {
+            start = j.deleteBefore(Format.parseName(files.get(3)));
+        }
+        Path junk = tmp.resolve(Format.fileName(start - 1));
+        byte[] bytes = new byte[16384];
+        new Random(3).nextBytes(bytes);
+        Files.write(junk, bytes);
+        assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
+        try (Journal ro = Journal.openReadOnly(tmp, options())) {
+            assertEquals(start, ro.firstSequence());
+        }
+        assertEquals(RECORDS - start, intactRecords() - start);
+        assertArrayEquals(bytes, Files.readAllBytes(junk.resolveSibling(junk.getFileName() + ".cut")));
+        assertFalse(Files.exists(junk));
+    }
+
     @Test
     void aCutKeepsTheDamagedSegmentAndTheLaterOnesAside() throws IOException {
         List<Path> files = fill();
