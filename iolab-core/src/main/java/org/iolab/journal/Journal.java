@@ -841,7 +841,7 @@ public final class Journal implements AutoCloseable {
                     refs[i].start = Format.isStart(header, nameSeq);
                     sealedMark[i] = Format.sealStarted(header);
                 } else if (i == n - 1) {
-                    noData[i] = Verifier.firstNonZero(f, Format.HEADER_SIZE, f.size()) < 0;
+                    noData[i] = Verifier.holdsNothing(f);
                 }
                 if (i == 0) {
                     firstHeader = header;

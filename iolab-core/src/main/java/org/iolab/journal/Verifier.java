@@ -67,7 +67,7 @@ final class Verifier {
                     bad = Format.checkHeader(header, nameSeq);
                 }
                 if (bad != null) {
-                    boolean empty = firstNonZero(f, Format.HEADER_SIZE, size) < 0;
+                    boolean empty = holdsNothing(f);
                     // the first segment of a journal that does not start at 0 and has no other start: whatever is
                     // in it, open refuses the journal and repair rewrites the header
                     boolean trimmedFirst = start < 0 && i == 0 && nameSeq > 0;
@@ -183,6 +183,27 @@ final class Verifier {
             p += n;
         }
         return -1;
+    }
+
+    /**
+     * @return whether a segment file whose header is not valid holds nothing a crash could not leave: zeros after
+     *     where the header goes, and, in a file shorter than a header, zeros or the start of the magic (a creation
+     *     interrupted while writing it). Bytes that are neither are kept aside rather than deleted: they may be a
+     *     file that only has a segment's name
+     */
+    static boolean holdsNothing(StorageFile f) {
+        long size = f.size();
+        if (size >= Format.HEADER_SIZE) {
+            return firstNonZero(f, Format.HEADER_SIZE, size) < 0;
+        }
+        ByteBuffer b = ByteBuffer.allocate((int) size);
+        f.read(0, b);
+        boolean zeros = !nonZero(b.flip());
+        boolean magic = true;
+        for (int i = 0; i < size && i < 8; i++) {
+            magic &= b.get(i) == (byte) (Format.MAGIC >>> (8 * i));
+        }
+        return zeros || magic && size <= 8 || magic && !nonZero(b.duplicate().position(8));
     }
 
     /** @return true when {@code b} (position to limit) holds a non-zero byte */

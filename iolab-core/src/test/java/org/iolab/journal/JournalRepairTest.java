@@ -84,6 +84,17 @@ class JournalRepairTest {
         }
     }
 
+    /** A few bytes of text named like a last segment were deleted by the next open: "hello\n" is not a header. */
+    @Test
+    void aShortFileNamedLikeTheLastSegmentIsKeptAsideByOpen() throws IOException {
+        List<Path> files = fill();
+        Path junk = tmp.resolve(Format.fileName(RECORDS + 5000));
+        Files.writeString(junk, "hello\n");
+        assertEquals(RECORDS, intactRecords());
+        assertEquals("hello\n", Files.readString(junk.resolveSibling(junk.getFileName() + ".cut")));
+        assertEquals(files, Journal.listSegments(tmp));
+    }
+
     @Test
     void aFileNamedLikeASegmentIsKeptAsideNotDeleted() throws IOException {
         List<Path> files = fill();
