@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileLock;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -786,7 +787,7 @@ public final class Journal implements AutoCloseable {
      */
     private static Path aside(Path file, boolean copy) throws IOException {
         Path target = file.resolveSibling(file.getFileName() + ".cut");
-        for (int i = 1; Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS); i++) {
+        for (int i = 1; Files.exists(target, LinkOption.NOFOLLOW_LINKS); i++) {
             target = file.resolveSibling(file.getFileName() + "." + i + ".cut");
         }
         if (copy) {
@@ -1098,7 +1099,7 @@ public final class Journal implements AutoCloseable {
         if (names == null) {
             // not a folder, or one that cannot be read: Files.list says which
             try (Stream<Path> s = Files.list(dir)) {
-                return s.filter(p -> Format.parseName(p) >= 0).sorted().toList();
+                return s.filter(p -> Format.parseName(p) >= 0 && Files.isRegularFile(p)).sorted().toList();
             } catch (IOException e) {
                 throw IolabException.io("list the journal directory", dir, e);
             }
@@ -1107,7 +1108,8 @@ public final class Journal implements AutoCloseable {
         List<Path> out = new ArrayList<>();
         for (String name : names) {
             Path p = dir.resolve(name);
-            if (Format.parseName(p) >= 0) {
+            // a folder (or a link to nothing) with a segment's name is not one: it stopped every command
+            if (Format.parseName(p) >= 0 && (Files.isRegularFile(p) || !Files.exists(p, LinkOption.NOFOLLOW_LINKS))) {
                 out.add(p);
             }
         }

@@ -95,6 +95,17 @@ class JournalRepairTest {
         assertEquals(files, Journal.listSegments(tmp));
     }
 
+    /** A folder, or a link to nothing, named like a segment stopped verify, repair, read and open ("Is a directory"). */
+    @Test
+    void aFolderOrADanglingLinkNamedLikeASegmentIsNotOne() throws IOException {
+        List<Path> files = fill();
+        Files.createDirectory(tmp.resolve(Format.fileName(Format.parseName(files.get(2)) + 1)));
+        Files.createSymbolicLink(tmp.resolve(Format.fileName(RECORDS + 9000)), tmp.resolve("nowhere"));
+        assertEquals(files, Journal.listSegments(tmp));
+        assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
+        assertEquals(RECORDS, intactRecords());
+    }
+
     @Test
     void aFileNamedLikeASegmentIsKeptAsideNotDeleted() throws IOException {
         List<Path> files = fill();
