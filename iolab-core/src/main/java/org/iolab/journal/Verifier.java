@@ -187,7 +187,7 @@ final class Verifier {
 
     /**
      * @return whether a segment file whose header is not valid holds nothing a crash could not leave: zeros after
-     *     where the header goes, and, in a file shorter than a header, zeros or the start of the magic (a creation
+     *     where the header goes, and, in a file shorter than a header, zeros or the start of its header (a creation
      *     interrupted while writing it). Bytes that are neither are kept aside rather than deleted: they may be a
      *     file that only has a segment's name
      */
@@ -198,12 +198,18 @@ final class Verifier {
         }
         ByteBuffer b = ByteBuffer.allocate((int) size);
         f.read(0, b);
-        boolean zeros = !nonZero(b.flip());
-        boolean magic = true;
-        for (int i = 0; i < size && i < 8; i++) {
-            magic &= b.get(i) == (byte) (Format.MAGIC >>> (8 * i));
+        if (!nonZero(b.flip())) {
+            return true;
         }
-        return zeros || magic && size <= 8 || magic && !nonZero(b.duplicate().position(8));
+        // the start of the header a creation writes: magic, version, header size, first sequence (then capacity and
+        // CRC, which any bytes may be)
+        ByteBuffer expected = Format.header(Format.parseName(f.path()), 0);
+        for (int i = 0; i < size && i < 24; i++) {
+            if (b.get(i) != expected.get(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** @return true when {@code b} (position to limit) holds a non-zero byte */

@@ -106,6 +106,22 @@ class JournalRepairTest {
         assertEquals(RECORDS, intactRecords());
     }
 
+    /** A last segment's header cut short by a crash (any length) is an interrupted creation: deleted, not kept. */
+    @Test
+    void aHeaderCutShortByACrashIsAnInterruptedCreation() throws IOException {
+        List<Path> files = fill();
+        Path next = tmp.resolve(Format.fileName(RECORDS));
+        for (int length : new int[] {3, 8, 11, 24, 38, 47, 63}) {
+            Files.write(next, java.util.Arrays.copyOf(Format.header(RECORDS, 8192).array(), length));
+            assertTrue(Journal.verify(tmp).ok(), length + ": " + Journal.verify(tmp));
+            assertEquals(RECORDS, intactRecords(), length + " bytes");
+            try (var list = Files.list(tmp)) {
+                assertTrue(list.noneMatch(p -> p.toString().endsWith(".cut")), length + ": kept aside");
+            }
+        }
+        assertFalse(files.isEmpty());
+    }
+
     @Test
     void aFileNamedLikeASegmentIsKeptAsideNotDeleted() throws IOException {
         List<Path> files = fill();
