@@ -642,9 +642,23 @@ public final class Journal implements AutoCloseable {
                     // finds the gap it leaves, if any, and cuts there (a file that only has a segment's name, between
                     // segments that follow each other, leaves none); the first segment's leaves the ones after it
                     // without a start, which the next check reports and marks (the records before are gone)
+                    boolean wasStart = carriesStartMarker(first.file());
                     Path to = aside(first.file(), false);
                     done.accept("moved " + first.file() + " aside to " + to + " (no intact record under its header): "
                             + first.what());
+                    if (wasStart) {
+                        // it was the journal's start, marked by a deleteBefore that a crash interrupted: the segments
+                        // before it were being deleted (cutting after them would hand out their successors' sequences
+                        // again), so they go aside too, and the next check marks the segment after it
+                        for (Path leftover : listSegments(dir)) {
+                            if (Format.parseName(leftover) >= Format.parseName(first.file())) {
+                                break;
+                            }
+                            Path kept = aside(leftover, false);
+                            done.accept("moved " + leftover + " aside to " + kept + " (before the journal's start, left"
+                                    + " by an interrupted deleteBefore)");
+                        }
+                    }
                 }
                 first = firstUnrecoverable(verify(dir));
             }
@@ -656,6 +670,18 @@ public final class Journal implements AutoCloseable {
             throw IolabException.io("repair the journal in", dir, e);
         } finally {
             FileLocks.release(fileLock);
+        }
+    }
+
+    /** @return whether the header bytes of {@code file} hold its own start marker (the rest may be damaged) */
+    private static boolean carriesStartMarker(Path file) throws IOException {
+        try (StorageFile f = Backend.CHANNEL_HEAP.open(file, false)) {
+            if (f.size() < Format.START_OFFSET + 4) {
+                return false;
+            }
+            ByteBuffer b = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+            f.read(Format.START_OFFSET, b);
+            return b.getInt(0) == Format.startMarker(Format.parseName(file)).getInt(0);
         }
     }
 

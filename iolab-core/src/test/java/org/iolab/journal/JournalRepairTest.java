@@ -179,6 +179,31 @@ class JournalRepairTest {
         assertEquals(RECORDS, intactRecords());
     }
 
+    /**
+     * A deleteBefore interrupted by a crash left old segments before the one it marked, whose header and first record
+     * are then damaged: the old segments go aside with it, and the journal starts after it. Cutting after the old
+     * segments handed out the sequences of the segments after them again.
+     */
+    @Test
+    void aDamagedStartLeftByAnInterruptedDeletionTakesTheLeftoversAsideWithIt() throws IOException {
+        List<Path> files = fill();
+        Path start = files.get(3);
+        writeAt(start, Format.START_OFFSET, Format.startMarker(Format.parseName(start)).array()); // marked, crash
+        writeAt(start, 0, new byte[Format.START_OFFSET]); // then header ...
+        writeAt(start, Format.HEADER_SIZE, new byte[16]); // ... and first record damaged
+        List<String> done = new java.util.ArrayList<>();
+        Journal.repair(tmp, done::add);
+        assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp) + " after " + done);
+        assertEquals(files.subList(4, files.size()), Journal.listSegments(tmp), done.toString());
+        try (Journal j = Journal.open(tmp, options())) {
+            assertEquals(Format.parseName(files.get(4)), j.firstSequence());
+            assertEquals(RECORDS, j.nextSequence(), "no sequence handed out again");
+        }
+        for (Path aside : files.subList(0, 4)) {
+            assertTrue(Files.exists(aside.resolveSibling(aside.getFileName() + ".cut")), aside + ": " + done);
+        }
+    }
+
     /** A missing first segment and the next one's header damaged: the rewrite does not hide the missing records. */
     @Test
     void aRewrittenFirstHeaderStillReportsTheSegmentsMissingBeforeIt() throws IOException {
