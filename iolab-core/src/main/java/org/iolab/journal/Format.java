@@ -5,6 +5,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.zip.CRC32C;
+import org.iolab.storage.StorageFile;
 
 /** The on-disk layout constants and codecs (see {@link Journal} for the drawing). */
 final class Format {
@@ -78,6 +79,19 @@ final class Format {
     /** @return the largest payload a segment of {@code capacity} bytes can hold */
     static long maxPayload(long capacity) {
         return ((capacity - HEADER_SIZE) & -ALIGN) - FRAME_HEADER;
+    }
+
+    /**
+     * @param f a segment file
+     * @return its first {@link #HEADER_SIZE} bytes (little-endian), or null when the file is shorter than that
+     */
+    static ByteBuffer readHeader(StorageFile f) {
+        if (f.size() < HEADER_SIZE) {
+            return null;
+        }
+        ByteBuffer b = ByteBuffer.allocate(HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+        f.read(0, b);
+        return b;
     }
 
     static ByteBuffer header(long firstSeq, long capacity) {

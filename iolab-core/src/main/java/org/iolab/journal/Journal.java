@@ -373,10 +373,10 @@ public final class Journal implements AutoCloseable {
                 String problem;
                 boolean data;
                 try (StorageFile f = opener.open(file, false)) {
-                    ByteBuffer header = ByteBuffer.allocate(Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
-                    problem = f.size() < Format.HEADER_SIZE ? "the file is shorter than a segment header"
-                            : Format.checkHeader(readFully(f, header), Format.parseName(file));
-                    data = Verifier.firstNonZero(f, Format.HEADER_SIZE, f.size()) >= 0;
+                    ByteBuffer header = Format.readHeader(f);
+                    problem = header == null ? "the file is shorter than a segment header"
+                            : Format.checkHeader(header, Format.parseName(file));
+                    data = !Verifier.holdsNothing(f);
                 }
                 // the last segment: being created (no data yet), or after an unsealed one (a writer's open
                 // deletes it); records under a damaged header anywhere else are corruption, as for open, unless
@@ -421,11 +421,9 @@ public final class Journal implements AutoCloseable {
         }
         if (s < 0) {
             SegmentRef first = segments.getFirst();
-            ByteBuffer header = ByteBuffer.allocate(Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
             try (StorageFile f = opener.open(first.path, false)) {
-                f.read(0, header);
+                throw JournalCorruptedException.missingStart(first.path, first.firstSeq, Format.readHeader(f));
             }
-            throw JournalCorruptedException.missingStart(first.path, first.firstSeq, header);
         }
         if (damaged != null && damagedAt - pruned > s) {
             throw damaged; // after the start: corruption, as for open (before it: a deletion's leftover)
@@ -437,11 +435,6 @@ public final class Journal implements AutoCloseable {
         refresh();
     }
 
-    private static ByteBuffer readFully(StorageFile f, ByteBuffer b) {
-        f.read(0, b);
-        return b;
-    }
-
     /** @return the segment if its header is valid, else null (also while a writer is still creating it) */
     private SegmentRef readHeader(Path file) {
         StorageFile f;
@@ -451,12 +444,9 @@ public final class Journal implements AutoCloseable {
             return null;
         }
         try (f) {
-            if (f.size() < Format.HEADER_SIZE) {
-                return null;
-            }
-            ByteBuffer header = readFully(f, ByteBuffer.allocate(Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN));
+            ByteBuffer header = Format.readHeader(f);
             long nameSeq = Format.parseName(file);
-            if (Format.checkHeader(header, nameSeq) != null) {
+            if (header == null || Format.checkHeader(header, nameSeq) != null) {
                 return null;
             }
             SegmentRef ref = new SegmentRef(nameSeq, file, header.getLong(24));
@@ -676,12 +666,9 @@ public final class Journal implements AutoCloseable {
     /** @return whether the header bytes of {@code file} hold its own start marker (the rest may be damaged) */
     private static boolean carriesStartMarker(Path file) throws IOException {
         try (StorageFile f = Backend.CHANNEL_HEAP.open(file, false)) {
-            if (f.size() < Format.START_OFFSET + 4) {
-                return false;
-            }
-            ByteBuffer b = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
-            f.read(Format.START_OFFSET, b);
-            return b.getInt(0) == Format.startMarker(Format.parseName(file)).getInt(0);
+            ByteBuffer header = Format.readHeader(f);
+            return header != null
+                    && header.getInt(Format.START_OFFSET) == Format.startMarker(Format.parseName(file)).getInt(0);
         }
     }
 
@@ -689,12 +676,8 @@ public final class Journal implements AutoCloseable {
     private static void refuseNewerFormat(Path dir) {
         for (Path file : listSegments(dir)) {
             try (StorageFile f = Backend.CHANNEL_HEAP.open(file, false)) {
-                if (f.size() < Format.HEADER_SIZE) {
-                    continue;
-                }
-                ByteBuffer header = ByteBuffer.allocate(Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
-                f.read(0, header);
-                if (Format.newerVersion(header)) {
+                ByteBuffer header = Format.readHeader(f);
+                if (header != null && Format.newerVersion(header)) {
                     // not damage: a format this iolab does not know, which a rewrite or a cut would destroy
                     throw new IolabException("segment " + file + " is of format version " + header.getInt(8)
                             + ", which this iolab (version " + Format.VERSION + ") does not read; nothing was changed:"
@@ -719,9 +702,7 @@ public final class Journal implements AutoCloseable {
             if (size < Format.HEADER_SIZE + Format.FRAME_HEADER) {
                 return false;
             }
-            ByteBuffer header = ByteBuffer.allocate(Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
-            f.read(0, header);
-            long mark = Format.syncedMark(header, nameSeq, Format.MAX_CAPACITY);
+            long mark = Format.syncedMark(Format.readHeader(f), nameSeq, Format.MAX_CAPACITY);
             long capacity = Math.min(Format.MAX_CAPACITY, Math.max(Format.MIN_CAPACITY,
                     Math.max(Format.align(size), mark)));
             try (SegmentCursor c = new SegmentCursor(Backend.CHANNEL_HEAP::open, file, capacity,
@@ -794,14 +775,13 @@ public final class Journal implements AutoCloseable {
                 }
             }
         }
-        // last first, each followed by a sync of the folder: a crash part way leaves the journal's first segments,
-        // never later ones without the first (which the next open would refuse as missing records, and a second
-        // repair would keep, records after the damage included)
+        // last first, each followed by a sync of the folder (aside's): a crash part way leaves the journal's first
+        // segments, never later ones without the first (which the next open would refuse as missing records, and a
+        // second repair would keep, records after the damage included)
         for (Path file : doomed.reversed()) {
             Path to = aside(file, false);
             done.accept("moved " + file + " aside to " + to);
         }
-        StorageOpener.fsync(dir);
     }
 
     /**
@@ -867,7 +847,7 @@ public final class Journal implements AutoCloseable {
                     refs[i].syncedMark = Format.syncedMark(header, nameSeq, refs[i].capacity);
                     refs[i].start = Format.isStart(header, nameSeq);
                     sealedMark[i] = Format.sealStarted(header);
-                } else if (i == n - 1) {
+                } else {
                     noData[i] = Verifier.holdsNothing(f);
                 }
                 if (i == 0) {
@@ -893,7 +873,7 @@ public final class Journal implements AutoCloseable {
         // and deleted on purpose
         for (int i = 0; i < s; i++) {
             try {
-                if (refs[i] == null && !noDataAt(files.get(i))) {
+                if (refs[i] == null && !noData[i]) {
                     // not a segment as a deletion leaves it (its header is damaged, or it was never one): kept
                     aside(files.get(i), false);
                     continue;
@@ -921,11 +901,10 @@ public final class Journal implements AutoCloseable {
                         deleteSegment(files.get(i));
                     } else {
                         try {
-                            aside(files.get(i), false);
+                            aside(files.get(i), false); // folder synced
                         } catch (IOException e) {
                             throw IolabException.io("move aside the unfinished last segment", files.get(i), e);
                         }
-                        syncDirectory();
                     }
                     restart = Format.parseName(files.get(i));
                     continue;
@@ -1000,15 +979,6 @@ public final class Journal implements AutoCloseable {
         durable = expected - 1;
         attachMapping(active, last, end, false);
         resetMark(last.syncedMark);
-    }
-
-    /** @return whether {@code file} holds no byte but zeros (or cannot be read: then it is not kept aside either) */
-    private boolean noDataAt(Path file) {
-        try (StorageFile f = opener.open(file, false)) {
-            return Verifier.firstNonZero(f, 0, f.size()) < 0;
-        } catch (IolabException e) {
-            return true;
-        }
     }
 
     /**

@@ -146,13 +146,10 @@ final class Verifier {
             Path file = files.get(i);
             long nameSeq = Format.parseName(file);
             try (StorageFile f = opener.open(file, false)) {
-                if (f.size() >= Format.HEADER_SIZE) {
-                    ByteBuffer header = ByteBuffer.allocate(Format.HEADER_SIZE).order(ByteOrder.LITTLE_ENDIAN);
-                    f.read(0, header);
-                    if (Format.checkHeader(header, nameSeq) == null) {
-                        refs[i] = new SegmentRef(nameSeq, file, header.getLong(24));
-                        refs[i].start = Format.isStart(header, nameSeq);
-                    }
+                ByteBuffer header = Format.readHeader(f);
+                if (header != null && Format.checkHeader(header, nameSeq) == null) {
+                    refs[i] = new SegmentRef(nameSeq, file, header.getLong(24));
+                    refs[i].start = Format.isStart(header, nameSeq);
                 }
             } catch (IolabException e) {
                 // deleted since the listing (by a writer's deleteBefore), or unreadable: not a start
