@@ -7,10 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
@@ -18,7 +16,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.stream.Stream;
 import org.iolab.IolabException;
 import org.iolab.catalogue.Preallocation;
 import org.iolab.storage.Backend;
@@ -46,30 +43,16 @@ class JournalDeleteBeforeTest {
     }
 
     private static void append(Journal j, long from, long to) {
-        for (long i = from; i < to; i++) {
-            assertEquals(i, j.append(Payloads.of(i, Payloads.size(i, MAX))));
-        }
+        Payloads.append(j, from, to, MAX);
     }
 
     /** Reads every record from {@code from} and checks each one's sequence and payload; returns the count. */
     private static long readAll(Journal j, long from) {
-        long[] next = {from};
-        j.read(from, (seq, payload) -> {
-            assertEquals(next[0], seq);
-            byte[] b = new byte[payload.remaining()];
-            payload.get(b);
-            assertArrayEquals(Payloads.of(seq, Payloads.size(seq, MAX)), b, "record " + seq);
-            next[0]++;
-            return true;
-        });
-        return next[0] - from;
+        return Payloads.readChecked(j, from, MAX);
     }
 
-    private static List<Long> segmentStarts(Path dir) throws IOException {
-        try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.getFileName().toString().endsWith(".seg")).sorted()
-                    .map(Format::parseName).toList();
-        }
+    private static List<Long> segmentStarts(Path dir) {
+        return Journal.listSegments(dir).stream().map(Format::parseName).toList();
     }
 
     @ParameterizedTest

@@ -42,25 +42,15 @@ class JournalRepairTest {
 
     private List<Path> fill() {
         try (Journal j = Journal.open(tmp, options())) {
-            for (long i = 0; i < RECORDS; i++) {
-                j.append(Payloads.of(i, Payloads.size(i, MAX)));
-            }
+            Payloads.append(j, 0, RECORDS, MAX);
         }
         return Journal.listSegments(tmp);
     }
 
+    /** @return the sequence after the last record of the journal, each record checked from its first sequence */
     private long intactRecords() {
         try (Journal j = Journal.open(tmp, options())) {
-            long[] next = {j.firstSequence()};
-            j.read(next[0], (seq, payload) -> {
-                assertEquals(next[0], seq);
-                byte[] b = new byte[payload.remaining()];
-                payload.get(b);
-                assertArrayEquals(Payloads.of(seq, Payloads.size(seq, MAX)), b, "record " + seq);
-                next[0]++;
-                return true;
-            });
-            return next[0];
+            return j.firstSequence() + Payloads.readChecked(j, j.firstSequence(), MAX);
         }
     }
 

@@ -1,6 +1,5 @@
 package org.iolab.journal;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -51,32 +50,19 @@ class JournalStartTest {
     /** Appends records 0 to {@link #RECORDS} - 1 in a new journal (many segments) and closes it. */
     private void fill(Backend backend) {
         try (Journal j = Journal.open(tmp, options(backend))) {
-            for (long i = 0; i < RECORDS; i++) {
-                assertEquals(i, j.append(Payloads.of(i, Payloads.size(i, MAX))));
-            }
+            Payloads.append(j, 0, RECORDS, MAX);
         }
     }
 
-    private List<Path> segments() throws IOException {
-        try (Stream<Path> s = Files.list(tmp)) {
-            return s.filter(p -> p.getFileName().toString().endsWith(".seg")).sorted().toList();
-        }
+    private List<Path> segments() {
+        return Journal.listSegments(tmp);
     }
 
     /** Checks that the journal holds exactly the records {@code from} to {@link #RECORDS} - 1, intact. */
-    private void assertHolds(Journal j, long from) {
+    private static void assertHolds(Journal j, long from) {
         assertEquals(from, j.firstSequence());
         assertEquals(RECORDS, j.nextSequence());
-        long[] next = {from};
-        j.read(from, (seq, payload) -> {
-            assertEquals(next[0], seq);
-            byte[] b = new byte[payload.remaining()];
-            payload.get(b);
-            assertArrayEquals(Payloads.of(seq, Payloads.size(seq, MAX)), b, "record " + seq);
-            next[0]++;
-            return true;
-        });
-        assertEquals(RECORDS, next[0]);
+        assertEquals(RECORDS - from, Payloads.readChecked(j, from, MAX));
     }
 
     private void assertMissing(Path first, Backend backend, String what) {

@@ -1,5 +1,6 @@
 package org.iolab.journal;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
@@ -19,6 +20,31 @@ final class Payloads {
     /** A size in {@code [0, max]} chosen by {@code seq}. */
     static int size(long seq, int max) {
         return new SplittableRandom(seq ^ 0x5DEECE66DL).nextInt(max + 1);
+    }
+
+    /** Appends records {@code from} to {@code to - 1} ({@code of(n, size(n, max))}), checking each one's sequence. */
+    static void append(Journal j, long from, long to, int max) {
+        for (long i = from; i < to; i++) {
+            assertEquals(i, j.append(of(i, size(i, max))));
+        }
+    }
+
+    /**
+     * Reads every record from {@code from} through the visitor and checks each one's sequence and payload.
+     *
+     * @return how many records it read
+     */
+    static long readChecked(Journal j, long from, int max) {
+        long[] next = {from};
+        j.read(from, (seq, payload) -> {
+            assertEquals(next[0], seq);
+            byte[] b = new byte[payload.remaining()];
+            payload.get(b);
+            assertArrayEquals(of(seq, size(seq, max)), b, "record " + seq);
+            next[0]++;
+            return true;
+        });
+        return next[0] - from;
     }
 
     /**
