@@ -13,6 +13,8 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.zip.CRC32C;
@@ -66,8 +68,8 @@ class JournalRepairTest {
             assertEquals(files, Journal.listSegments(tmp));
             assertEquals(RECORDS, intactRecords(), "after repairing " + damaged);
             byte[] after = Files.readAllBytes(damaged);
-            assertArrayEquals(java.util.Arrays.copyOfRange(before, Format.HEADER_SIZE, before.length),
-                    java.util.Arrays.copyOfRange(after, Format.HEADER_SIZE, after.length), "records untouched");
+            assertArrayEquals(Arrays.copyOfRange(before, Format.HEADER_SIZE, before.length),
+                    Arrays.copyOfRange(after, Format.HEADER_SIZE, after.length), "records untouched");
         }
         try (var list = Files.list(tmp)) {
             assertTrue(list.noneMatch(p -> p.toString().endsWith(".cut")), "nothing was cut");
@@ -99,17 +101,16 @@ class JournalRepairTest {
     /** A last segment's header cut short by a crash (any length) is an interrupted creation: deleted, not kept. */
     @Test
     void aHeaderCutShortByACrashIsAnInterruptedCreation() throws IOException {
-        List<Path> files = fill();
+        fill();
         Path next = tmp.resolve(Format.fileName(RECORDS));
         for (int length : new int[] {3, 8, 11, 24, 38, 47, 63}) {
-            Files.write(next, java.util.Arrays.copyOf(Format.header(RECORDS, 8192).array(), length));
+            Files.write(next, Arrays.copyOf(Format.header(RECORDS, 8192).array(), length));
             assertTrue(Journal.verify(tmp).ok(), length + ": " + Journal.verify(tmp));
             assertEquals(RECORDS, intactRecords(), length + " bytes");
             try (var list = Files.list(tmp)) {
                 assertTrue(list.noneMatch(p -> p.toString().endsWith(".cut")), length + ": kept aside");
             }
         }
-        assertFalse(files.isEmpty());
     }
 
     @Test
@@ -158,7 +159,7 @@ class JournalRepairTest {
     void aFirstSegmentWithNoIntactRecordGoesAsideAndTheJournalStartsAfterIt() throws IOException {
         List<Path> files = fill();
         writeAt(files.getFirst(), 0, new byte[Format.HEADER_SIZE + 8]);
-        List<String> done = new java.util.ArrayList<>();
+        List<String> done = new ArrayList<>();
         Journal.repair(tmp, done::add);
         assertTrue(done.size() == 2 && done.get(0).startsWith("moved " + files.getFirst() + " aside")
                 && done.get(1).startsWith("the journal starts at " + files.get(1)), done.toString());
@@ -181,7 +182,7 @@ class JournalRepairTest {
         writeAt(start, Format.START_OFFSET, Format.startMarker(Format.parseName(start)).array()); // marked, crash
         writeAt(start, 0, new byte[Format.START_OFFSET]); // then header ...
         writeAt(start, Format.HEADER_SIZE, new byte[16]); // ... and first record damaged
-        List<String> done = new java.util.ArrayList<>();
+        List<String> done = new ArrayList<>();
         Journal.repair(tmp, done::add);
         assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp) + " after " + done);
         assertEquals(files.subList(4, files.size()), Journal.listSegments(tmp), done.toString());
@@ -200,7 +201,7 @@ class JournalRepairTest {
         List<Path> files = fill();
         Files.delete(files.getFirst());
         writeAt(files.get(1), 0, "XXXXXXXX".getBytes());
-        List<String> done = new java.util.ArrayList<>();
+        List<String> done = new ArrayList<>();
         Journal.repair(tmp, done::add);
         assertTrue(done.size() == 2 && done.get(0).startsWith("wrote the header of " + files.get(1))
                 && done.get(1).startsWith("the journal starts at " + files.get(1)), done.toString());
@@ -241,7 +242,7 @@ class JournalRepairTest {
         for (Path later : files.subList(2, files.size())) {
             assertTrue(Files.exists(later.resolveSibling(later.getFileName() + ".cut")), later + " kept aside");
         }
-        assertFalse(java.util.Arrays.equals(original, broken));
+        assertFalse(Arrays.equals(original, broken));
     }
 
     @Test
@@ -275,7 +276,7 @@ class JournalRepairTest {
         Path impostor = tmp.resolve(Format.fileName(Format.parseName(files.get(2)) + 1));
         Files.copy(files.get(2), impostor);
         writeAt(impostor, 0, "XXXXXXXX".getBytes());
-        List<String> done = new java.util.ArrayList<>();
+        List<String> done = new ArrayList<>();
         Journal.repair(tmp, done::add);
         assertTrue(done.getFirst().startsWith("moved " + impostor + " aside to " + impostor + ".cut"), done.toString());
         assertEquals(files, Journal.listSegments(tmp));
@@ -297,7 +298,7 @@ class JournalRepairTest {
             ch.truncate(mark - 100);
         }
         writeAt(last, 0, "XXXXXXXX".getBytes());
-        List<String> done = new java.util.ArrayList<>();
+        List<String> done = new ArrayList<>();
         Journal.repair(tmp, done::add);
         assertTrue(done.size() == 2 && done.get(0).startsWith("wrote the header of " + last)
                 && done.get(1).startsWith("cut " + last) && done.get(1).contains("synced mark"), done.toString());
@@ -307,7 +308,7 @@ class JournalRepairTest {
     /** The only segment of a trimmed journal, header and first record damaged: emptied, its bytes kept aside. */
     @Test
     void aTrimmedJournalsOnlySegmentIsEmptiedUnderANewHeaderAndKeptAside() throws IOException {
-        List<Path> files = fill();
+        fill();
         long kept;
         try (Journal j = Journal.open(tmp, options())) {
             kept = j.deleteBefore(j.nextSequence());
@@ -316,7 +317,7 @@ class JournalRepairTest {
         assertEquals(kept, Format.parseName(only));
         writeAt(only, 0, new byte[Format.HEADER_SIZE + 8]);
         byte[] damaged = Files.readAllBytes(only);
-        List<String> done = new java.util.ArrayList<>();
+        List<String> done = new ArrayList<>();
         Journal.repair(tmp, done::add);
         assertTrue(done.size() == 1 && done.getFirst().startsWith("cut " + only + " at offset 0, under a new empty"
                 + " header"), done.toString());
@@ -324,7 +325,6 @@ class JournalRepairTest {
         try (Journal j = Journal.open(tmp, options())) {
             assertEquals(kept, j.nextSequence(), "no sequence handed out again");
         }
-        assertFalse(files.isEmpty());
     }
 
     private static void writeAt(Path file, long position, byte[] bytes) throws IOException {
