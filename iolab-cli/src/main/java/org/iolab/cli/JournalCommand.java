@@ -110,9 +110,9 @@ public final class JournalCommand implements Callable<Integer> {
         return n + " " + noun + (n == 1 ? "" : "s");
     }
 
-    private static List<Path> files(Path dir, String suffix) {
+    private static List<Path> segmentFiles(Path dir) {
         try (Stream<Path> s = Files.list(dir)) {
-            return s.filter(p -> p.getFileName().toString().endsWith(suffix)).sorted().toList();
+            return s.filter(p -> p.getFileName().toString().endsWith(".seg")).sorted().toList();
         } catch (IOException e) {
             throw IolabException.io("list the journal directory", dir, e);
         }
@@ -183,7 +183,7 @@ public final class JournalCommand implements Callable<Integer> {
         /** Deletes the journal in {@code dir}, then {@code dir} and its parents up to {@code made} while empty. */
         private static void deleteEmpty(Path dir, Path made, Throwable e) {
             try {
-                for (Path p : files(dir, ".seg")) {
+                for (Path p : segmentFiles(dir)) {
                     Files.deleteIfExists(p);
                 }
                 Files.deleteIfExists(dir.resolve("journal.lock"));
@@ -455,7 +455,7 @@ public final class JournalCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             existing(dir);
-            if (files(dir, ".seg").isEmpty()) {
+            if (segmentFiles(dir).isEmpty()) {
                 throw new IolabException("no journal segments in " + dir + ": give the directory a journal was"
                         + " opened in");
             }
@@ -500,7 +500,7 @@ public final class JournalCommand implements Callable<Integer> {
             }
             VerifyReport report = Journal.verify(dir);
             long onDisk = 0;
-            List<Path> files = files(dir, ".seg");
+            List<Path> files = segmentFiles(dir);
             for (Path f : files) {
                 try {
                     onDisk += Files.size(f);
