@@ -39,7 +39,8 @@ final class Verifier {
                 if (Files.exists(file)) {
                     problems.add(new VerifyReport.Problem(file, 0, "a segment before the journal's start (segment "
                             + files.get(start).getFileName() + " carries the start marker): left by a deleteBefore"
-                            + " that a crash interrupted, or being deleted by one now; the next open deletes it",
+                            + " that a crash interrupted, or being deleted by one now; the next open deletes it (or,"
+                            + " when it holds bytes no segment does, keeps them aside in a *.cut file)",
                             true));
                 }
                 continue;
