@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
@@ -117,6 +118,12 @@ import org.iolab.storage.StorageFile;
  * segments before it are missing, deleted by hand or lost, and {@code open} refuses the journal: {@code repair}
  * marks the first segment, accepting the loss. (A journal that an iolab older than the marker trimmed needs that
  * repair once.)
+ * A sync that fails (an I/O error) fails the journal, and the writer leaves a note, {@code journal.failed}, naming
+ * the first record never reported durable: Linux marks pages whose write-back failed clean, so their records would
+ * read back in this boot without being on the device, and a later writer's synced appends would follow a hole
+ * after a reboot. The next {@code open} cuts the journal before that record (zeroing and syncing the rest of its
+ * segment, deleting later segments), then deletes the note; {@code verify} reports it. Until then, readers of the
+ * failed journal and read-only opens still see those records.
  * Damage anywhere else (a sealed segment's header, records or its sequence continuity) is never skipped:
  * {@code open} or the read that reaches it throws {@link JournalCorruptedException} naming the file and
  * offset. A length is always checked against the bytes left in the segment before it is used, so a corrupt
@@ -213,6 +220,8 @@ public final class Journal implements AutoCloseable {
     private volatile long syncedBytes;
     private volatile boolean closed;
     private volatile Throwable failure;
+    /** Whether a failed sync's note ({@link FailedSync}) was written (or tried): once per journal. */
+    private final AtomicBoolean syncFailureNoted = new AtomicBoolean();
     private ByteBuffer frame = ByteBuffer.allocateDirect(64 * 1024).order(ByteOrder.LITTLE_ENDIAN);
     /**
      * The active segment's mapping (little-endian) when the backend maps files and the segment is under 2 GiB:
@@ -824,6 +833,9 @@ public final class Journal implements AutoCloseable {
     // ---------------------------------------------------------------- recovery
 
     private void recover() {
+        if (Files.exists(FailedSync.of(dir)) || Files.exists(dir.resolve(FailedSync.NAME + ".tmp"))) {
+            cutAfterFailedSync();
+        }
         List<Path> files = listSegments(dir);
         int n = files.size();
         SegmentRef[] refs = new SegmentRef[n];
@@ -979,6 +991,111 @@ public final class Journal implements AutoCloseable {
         durable = expected - 1;
         attachMapping(active, last, end, false);
         resetMark(last.syncedMark);
+    }
+
+    /**
+     * Applies a failed sync's note ({@link FailedSync}): cuts the journal before the sequence it names (zeroes the
+     * rest of its segment and syncs it, deletes the later segments, last first), then deletes the note. None of the
+     * records cut was reported durable. Damage found on the way is left for the recovery that follows to report.
+     */
+    private void cutAfterFailedSync() {
+        long lost = FailedSync.read(dir);
+        if (lost >= 0) {
+            List<Path> files = listSegments(dir);
+            for (Path f : files) {
+                try {
+                    // a rewrite (below) that an earlier open did not finish: the segment itself is still whole
+                    Files.deleteIfExists(f.resolveSibling(f.getFileName() + ".tmp"));
+                } catch (IOException e) {
+                    throw IolabException.io("delete the unfinished rewrite of", f, e);
+                }
+            }
+            int s = -1;
+            for (int i = 0; i < files.size(); i++) {
+                if (Format.parseName(files.get(i)) <= lost) {
+                    s = i;
+                }
+            }
+            for (int i = files.size() - 1; i > s; i--) {
+                // made after the last sync that worked: every record in it is from the sequence named on
+                Path file = files.get(i);
+                boolean segment;
+                try (StorageFile f = opener.open(file, false)) {
+                    ByteBuffer h = Format.readHeader(f);
+                    segment = h != null && Format.checkHeader(h, Format.parseName(file)) == null;
+                }
+                if (segment) {
+                    deleteSegment(file);
+                } else {
+                    try {
+                        aside(file, false); // not a segment as a writer makes it: kept
+                    } catch (IOException e) {
+                        throw IolabException.io("move aside", file, e);
+                    }
+                }
+            }
+            if (s >= 0) {
+                Path file = files.get(s);
+                long firstSeq = Format.parseName(file);
+                long cutAt = -1;
+                long capacity = 0;
+                try (StorageFile f = opener.open(file, false)) {
+                    ByteBuffer h = Format.readHeader(f);
+                    if (h != null && Format.checkHeader(h, firstSeq) == null) {
+                        capacity = h.getLong(24);
+                        cutAt = firstSeq == lost ? Format.HEADER_SIZE
+                                : offsetOf(new SegmentRef(firstSeq, file, capacity), lost);
+                    }
+                }
+                if (cutAt >= 0) {
+                    rewritePrefix(file, capacity, cutAt);
+                }
+            }
+        }
+        FailedSync.clear(dir);
+    }
+
+    /**
+     * Replaces segment {@code file} with a new file holding its first {@code end} bytes (header and the records
+     * before the cut), zeros after them: written to {@code NAME.seg.tmp}, synced, renamed over it, folder synced.
+     * Not zeroed in place: on ext4, blocks of a preallocated (unwritten) extent whose write-back failed can stay
+     * unwritten, and data written to them again reads back as zeros after a remount (measured: docs/RESULTS.md).
+     */
+    private void rewritePrefix(Path file, long capacity, long end) {
+        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+        try {
+            options.preallocation().prepare(tmp, capacity);
+            try (StorageFile from = opener.open(file, false); StorageFile to = opener.open(tmp, true)) {
+                ByteBuffer chunk = ByteBuffer.allocateDirect(ZERO_CHUNK);
+                for (long p = 0; p < end; ) {
+                    int n = (int) Math.min(ZERO_CHUNK, end - p);
+                    from.read(p, chunk.clear().limit(n));
+                    to.write(p, chunk.flip());
+                    p += n;
+                }
+                to.force(true);
+            }
+            Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw IolabException.io("rewrite the segment cut after a failed sync", file, e);
+        }
+        syncDirectory();
+    }
+
+    /** @return the offset of the record {@code seq} in segment {@code ref}, or -1 when its records end before it */
+    private long offsetOf(SegmentRef ref, long seq) {
+        try (SegmentCursor c = new SegmentCursor(opener, ref.path, ref.capacity, opener.open(ref.path, false))) {
+            for (long expected = ref.firstSeq; ; expected++) {
+                SegmentCursor.Status status = c.next(ref.capacity, false);
+                if (status != SegmentCursor.Status.RECORD || c.sequence() != expected) {
+                    return -1;
+                }
+                if (expected == seq) {
+                    return c.recordStart();
+                }
+            }
+        }
     }
 
     /**
@@ -1459,6 +1576,9 @@ public final class Journal implements AutoCloseable {
     /** Background: makes a full segment durable, then marks it sealed (see the class comment). */
     private void seal(StorageFile old, Prefaulter oldPrefaulter, MemorySegment oldMapping, SegmentRef oldRef,
             StorageFile fresh, long lastSeq) {
+        // the first record a failed sync may have left only in the page cache: those after the old segment's once
+        // its data is on the device
+        long lost = -1;
         try {
             stop(oldPrefaulter);
             if (oldMapping != null) {
@@ -1466,18 +1586,26 @@ public final class Journal implements AutoCloseable {
                 // mapped page (one TLB shootdown each, on the appender's core too)
                 Prefault.release(oldMapping);
             }
+            lost = durableSequence() + 1;
             old.force(false);
+            lost = lastSeq + 1;
             // the new segment's header, not the pages the appender is writing into it now; its size and records
             // become durable with the first sync that covers them (recovery copes with a new last segment whose
             // size or pages did not survive: none of its records was reported durable)
             fresh.forceRange(0, Format.HEADER_SIZE);
+            lost = -1;
             syncDirectory();
             old.write(Format.SEAL_OFFSET, Format.sealMarker(oldRef.firstSeq));
+            lost = lastSeq + 1;
             old.forceRange(0, Format.HEADER_SIZE);
+            lost = -1;
             advanceDurable(lastSeq);
         } catch (RuntimeException | Error e) {
             if (failure == null) {
                 failure = e;
+            }
+            if (lost >= 0) {
+                noteFailedSync(e, lost);
             }
             wakeDurableWaiters();
         } finally {
@@ -1603,6 +1731,7 @@ public final class Journal implements AutoCloseable {
 
     private void syncNow() {
         syncLock.lock();
+        boolean forcing = false;
         try {
             if (closed && !readOnly && failure == null && tip.nextSeq() - 1 <= durable) {
                 return; // a close synced every record, and none can be appended since: nothing to do
@@ -1622,7 +1751,9 @@ public final class Journal implements AutoCloseable {
                 prefaultGuard.lock();
                 try {
                     releaseWritten(from, upTo);
+                    forcing = true;
                     active.forceRange(forceFrom, t.end() - forceFrom);
+                    forcing = false;
                 } finally {
                     prefaultGuard.unlock();
                 }
@@ -1642,11 +1773,48 @@ public final class Journal implements AutoCloseable {
             if (failure == null) {
                 failure = e;
             }
+            if (forcing) {
+                noteFailedSync(e, durable + 1);
+            }
             wakeDurableWaiters();
             throw e;
         } finally {
             syncLock.unlock();
         }
+    }
+
+    /**
+     * After a force (of a sync or a seal) that failed: leaves the {@link FailedSync} note, so that the next open cuts
+     * the records from {@code firstLost} on, the first one no completed force covers (their pages may be clean in
+     * the page cache without being on the device). Only a failed force: after one that completed, the records are
+     * on the device, and a synced mark written then may say so. A note that cannot be written is added to {@code e}.
+     */
+    private void noteFailedSync(Throwable e, long firstLost) {
+        if (readOnly || !writeBackFailed(e) || !syncFailureNoted.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            FailedSync.record(dir, firstLost);
+        } catch (RuntimeException x) {
+            e.addSuppressed(x);
+        }
+    }
+
+    /**
+     * @return whether {@code e} is the operating system reporting a failed write-back (an {@code IOException} from
+     *     {@code fsync} or {@code msync}, such as EIO or ENOSPC), not an interrupt or a channel closed under the sync:
+     *     those leave the pages dirty, to be written later, and records that survive a process crash must not be cut
+     */
+    static boolean writeBackFailed(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.nio.channels.ClosedChannelException || t instanceof java.io.InterruptedIOException) {
+                return false;
+            }
+            if (t instanceof IOException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void advanceDurable(long seq) {
@@ -1871,7 +2039,8 @@ public final class Journal implements AutoCloseable {
         Throwable f = failure;
         if (f != null) {
             throw new IolabException("journal " + dir + " failed earlier and can no longer append or sync: " + f
-                    + "; close it and open it again to recover", f);
+                    + "; close it and open it again to recover (the records after the last durable one are cut when"
+                    + " a sync failed)", f);
         }
         if (closed) {
             throw new IolabException("journal " + dir + " is closed");

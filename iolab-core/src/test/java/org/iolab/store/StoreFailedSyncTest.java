@@ -1,0 +1,98 @@
+package org.iolab.store;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.iolab.IolabException;
+import org.iolab.journal.JournalTestAccess;
+import org.iolab.storage.Backend;
+import org.iolab.storage.Durability;
+import org.iolab.storage.StorageFile;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A store whose redo log's sync fails (an I/O error): the operations after the last durable one may sit in clean
+ * pages that never reached the device, so the reopen in the same boot must not take them for acknowledged. The log
+ * is cut at the first operation never reported durable, and the data file's copies of later operations become holes.
+ */
+class StoreFailedSyncTest {
+    @org.junit.jupiter.api.io.TempDir
+    Path tmp;
+
+    private static StorageFile failingSyncs(StorageFile d, AtomicBoolean failing) {
+        return (StorageFile) Proxy.newProxyInstance(StorageFile.class.getClassLoader(),
+                new Class<?>[] {StorageFile.class}, (proxy, method, args) -> {
+                    if (method.getName().startsWith("force") && failing.get()) {
+                        throw new IolabException("cannot sync " + d.path() + " (injected)",
+                                new java.io.IOException("Input/output error"));
+                    }
+                    try {
+                        return method.invoke(d, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Durability.class, names = {"BATCH", "ALWAYS"})
+    void operationsAfterAFailedRedoSyncAreNotTakenForAcknowledgedByTheReopen(Durability durability) {
+        AtomicBoolean failing = new AtomicBoolean();
+        Path file = tmp.resolve("s");
+        StoreOptions plain = StoreOptions.defaults().withBackend(Backend.SEGMENT).withDurability(durability);
+        StoreOptions faulty = plain.withJournalTweak(j -> JournalTestAccess.withOpener(j,
+                (f, writable) -> writable ? failingSyncs(Backend.SEGMENT.open(f, true), failing)
+                        : Backend.SEGMENT.open(f, false)));
+        Store s = Store.open(file, faulty);
+        for (int i = 0; i < 50; i++) {
+            s.put(b("k" + i), b("v" + i));
+        }
+        s.delete(b("k0"));
+        s.sync();
+        failing.set(true);
+        assertThrows(IolabException.class, () -> {
+            s.put(b("k1"), b("changed"));
+            s.put(b("new"), b("never durable"));
+            s.delete(b("k2"));
+            s.sync();
+        });
+        try {
+            s.close();
+        } catch (IolabException refused) {
+            // a failed store may refuse its close
+        }
+        failing.set(false);
+        assertTrue(Files.exists(Store.walOf(file).resolve("journal.failed")), "the redo log's note");
+        try (Store r = Store.open(file, plain)) {
+            assertEquals(49, r.size());
+            assertNull(r.get(b("k0")));
+            assertArrayEquals(b("v1"), r.get(b("k1")), "the update was never reported durable");
+            assertArrayEquals(b("v2"), r.get(b("k2")), "nor the delete");
+            assertNull(r.get(b("new")));
+            for (int i = 3; i < 50; i++) {
+                assertArrayEquals(b("v" + i), r.get(b("k" + i)));
+            }
+            r.put(b("after"), b("the reopen"));
+        }
+        try (Store r = Store.open(file, plain)) {
+            assertEquals(50, r.size());
+            assertArrayEquals(b("the reopen"), r.get(b("after")));
+        }
+        StoreReport report = Store.verify(file);
+        assertTrue(report.problems().isEmpty(), report.toString());
+    }
+}
