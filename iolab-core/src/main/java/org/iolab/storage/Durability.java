@@ -15,6 +15,10 @@ package org.iolab.storage;
  * At every level, what a crash leaves is checked when the file is opened again: a record is either there whole or
  * not at all, never read with wrong bytes, and what was synced (a {@code sync()}, a close, a checkpoint) stays; with
  * {@link #NONE} the writes since the last sync may be lost, in any mix.
+ * <p>A sync that fails with an I/O error fails the journal or store; writes it did not cover were never
+ * acknowledged, and the next open of a journal (a store's redo log included) drops them even in the same boot,
+ * where the page cache still shows them: Linux marks pages whose write-back failed clean, so they would read back
+ * without being on the device (see {@code Journal}'s javadoc).
  */
 public enum Durability {
     /** Written to the page cache only; synced when the file is closed or {@code sync()} is called. */
