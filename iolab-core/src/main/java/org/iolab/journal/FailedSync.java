@@ -21,13 +21,14 @@ import org.iolab.IolabException;
  * those records from the page cache, take them for durable (its sync writes nothing: the pages are clean), and
  * append after them; after a reboot they are gone, and the records appended after them, reported durable, are
  * behind a hole. So the failing writer writes this note, and the next {@link Journal#open} cuts the journal
- * before that sequence (zeroing and syncing the rest of its segment, deleting later segments) and only then deletes
- * the note. Nothing reported durable is cut: every record before the sequence was synced.
+ * before that sequence (writing the records it keeps of the last segments into new files, deleting later segments)
+ * and only then deletes the note; an open that cannot apply it refuses the journal and keeps the note. Nothing
+ * reported durable is cut: every record before the sequence was synced.
  *
  * <p>Layout (24 bytes, little-endian): the magic "IOLABFSN", the sequence, the CRC32C of those 16 bytes, 4 zero
  * bytes. It is written to a temporary file and renamed. A note that does not check out can only be what a power loss
- * left of its write; the page cache is gone then, so the device is what the next open reads and nothing needs
- * cutting.
+ * left of its write (the page cache is gone then, so the device is what the next open reads and nothing needs
+ * cutting) or a file of the user's: it is moved aside.
  */
 final class FailedSync {
     static final String NAME = "journal.failed";
@@ -123,10 +124,28 @@ final class FailedSync {
         return seq;
     }
 
-    /** Deletes the note (and a temporary file a failed write left), then syncs the folder. */
-    static void clear(Path dir) {
+    /**
+     * Deletes the note (a file that does not check out is moved aside to {@code journal.failed.cut} instead: it may be
+     * a user's file of that name) and a temporary file a failed write left, then syncs the folder.
+     *
+     * @param valid whether the note checked out ({@link #read})
+     */
+    static void clear(Path dir, boolean valid) {
+        Path note = of(dir);
         try {
-            boolean any = Files.deleteIfExists(of(dir));
+            boolean any;
+            if (valid) {
+                any = Files.deleteIfExists(note);
+            } else {
+                any = Files.exists(note, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                if (any) {
+                    Path target = dir.resolve(NAME + ".cut");
+                    for (int i = 1; Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS); i++) {
+                        target = dir.resolve(NAME + "." + i + ".cut");
+                    }
+                    Files.move(note, target);
+                }
+            }
             any |= Files.deleteIfExists(dir.resolve(NAME + ".tmp"));
             if (any) {
                 try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
@@ -134,7 +153,7 @@ final class FailedSync {
                 }
             }
         } catch (IOException e) {
-            throw IolabException.io("delete the failed-sync note", of(dir), e);
+            throw IolabException.io("delete the failed-sync note", note, e);
         }
     }
 }

@@ -118,12 +118,16 @@ import org.iolab.storage.StorageFile;
  * segments before it are missing, deleted by hand or lost, and {@code open} refuses the journal: {@code repair}
  * marks the first segment, accepting the loss. (A journal that an iolab older than the marker trimmed needs that
  * repair once.)
- * A sync that fails (an I/O error) fails the journal, and the writer leaves a note, {@code journal.failed}, naming
- * the first record never reported durable: Linux marks pages whose write-back failed clean, so their records would
- * read back in this boot without being on the device, and a later writer's synced appends would follow a hole
- * after a reboot. The next {@code open} cuts the journal before that record (zeroing and syncing the rest of its
- * segment, deleting later segments), then deletes the note; {@code verify} reports it. Until then, readers of the
- * failed journal and read-only opens still see those records.
+ * A sync that fails (an I/O error, or an interrupt that hides the fsync's result) fails the journal, and the
+ * writer leaves a note, {@code journal.failed}, naming the first record no completed sync covers: Linux marks pages
+ * whose write-back failed clean, so their records would read back in this boot without being on the device, and a
+ * later writer's synced appends would follow a hole after a reboot. So does an open whose own sync of what a killed
+ * writer left fails. The next {@code open} cuts the journal before that record: it deletes the later segments and
+ * writes the records it keeps of the last segment (and of an unsealed one before it) into new files, since ext4 can
+ * leave the blocks of a failed write-back unwritten; then it deletes the note. An open that cannot apply the note
+ * (damage before that record) refuses the journal and keeps the note for the open after a {@code repair};
+ * {@code verify} reports it. Until the cut, readers of the failed journal and read-only opens still see those
+ * records; a read-only journal open across the cut keeps reading the replaced file: open it again.
  * Damage anywhere else (a sealed segment's header, records or its sequence continuity) is never skipped:
  * {@code open} or the read that reaches it throws {@link JournalCorruptedException} naming the file and
  * offset. A length is always checked against the bytes left in the segment before it is used, so a corrupt
@@ -956,6 +960,11 @@ public final class Journal implements AutoCloseable {
                     f.force(false);
                     f.write(Format.SEAL_OFFSET, Format.sealMarker(previous.firstSeq));
                     f.force(false);
+                } catch (RuntimeException e) {
+                    // the last segment's records were never durable (the seal never came); the next open puts this
+                    // segment's records on fresh blocks
+                    noteRecoveryFailure(e, scanned[1]);
+                    throw e;
                 }
             }
         }
@@ -976,17 +985,23 @@ public final class Journal implements AutoCloseable {
                     + " (the good records end at sequence " + (expected - 1) + ")");
         }
         belowMark(last, scanned);
-        if (seal.getLong(0) != 0) {
-            // the last segment carries a seal marker (a roll whose next segment could not be made, a repair that cut
-            // it, or a damaged header word): appends go on in it, so the marker goes first, and a crash before its
-            // next seal leaves a torn tail to cut, as in any unsealed segment
-            active.write(Format.SEAL_OFFSET, ByteBuffer.allocate(8));
-            active.force(false);
+        try {
+            if (seal.getLong(0) != 0) {
+                // the last segment carries a seal marker (a roll whose next segment could not be made, a repair that
+                // cut it, or a damaged header word): appends go on in it, so the marker goes first, and a crash before
+                // its next seal leaves a torn tail to cut, as in any unsealed segment
+                active.write(Format.SEAL_OFFSET, ByteBuffer.allocate(8));
+                active.force(false);
+            }
+            zeroTail(active, end);
+            // the records found may be only in the page cache (a writer killed before its sync): they count as
+            // durable once they are on the device
+            active.forceRange(0, end);
+        } catch (RuntimeException e) {
+            // the pages of a failed write-back read back clean: the next open puts the records on fresh blocks
+            noteRecoveryFailure(e, expected);
+            throw e;
         }
-        zeroTail(active, end);
-        // the records found may be only in the page cache (a writer killed before its sync): they count as durable
-        // once they are on the device
-        active.forceRange(0, end);
         tip = new Tip(last, end, expected);
         durable = expected - 1;
         attachMapping(active, last, end, false);
@@ -994,65 +1009,125 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * Applies a failed sync's note ({@link FailedSync}): cuts the journal before the sequence it names (zeroes the
-     * rest of its segment and syncs it, deletes the later segments, last first), then deletes the note. None of the
-     * records cut was reported durable. Damage found on the way is left for the recovery that follows to report.
+     * Applies a failed sync's note ({@link FailedSync}): cuts the journal before the sequence it names and puts what
+     * it keeps of the last two segments on fresh blocks, then deletes the note. Segments after the one holding that
+     * sequence are deleted, last first (none of their records was reported durable); that segment's records before
+     * the sequence are written into a new file ({@link #rewritePrefix}), and so are the records of the segment before
+     * it when that one is not sealed (its pages may have been in the failed write-back too). When the note's segment
+     * is damaged before the sequence, or its header is, nothing is changed and the note stays: the recovery that
+     * follows reports the damage, and the next open after a repair applies the note.
      */
     private void cutAfterFailedSync() {
         long lost = FailedSync.read(dir);
-        if (lost >= 0) {
-            List<Path> files = listSegments(dir);
-            for (Path f : files) {
+        if (lost < 0) {
+            FailedSync.clear(dir, false); // what a power loss left of a note's write, or a file that is no note
+            return;
+        }
+        List<Path> files = listSegments(dir);
+        for (Path f : files) {
+            try {
+                // a rewrite (below) that an earlier open did not finish: the segment itself is still whole
+                Files.deleteIfExists(f.resolveSibling(f.getFileName() + ".tmp"));
+            } catch (IOException e) {
+                throw IolabException.io("delete the unfinished rewrite of", f, e);
+            }
+        }
+        int s = -1;
+        for (int i = 0; i < files.size(); i++) {
+            if (Format.parseName(files.get(i)) <= lost) {
+                s = i;
+            }
+        }
+        if (s < 0 && !files.isEmpty()) {
+            throw new JournalCorruptedException(FailedSync.of(dir), 0, "the failed sync's note names sequence " + lost
+                    + ", before the journal's first segment " + files.getFirst().getFileName() + ": it is not this"
+                    + " journal's note", "delete " + FailedSync.of(dir) + " if it was copied here from another journal");
+        }
+        long cutAt = -1;
+        long capacity = 0;
+        if (s >= 0) {
+            Path file = files.get(s);
+            long firstSeq = Format.parseName(file);
+            ByteBuffer h;
+            try (StorageFile f = opener.open(file, false)) {
+                h = Format.readHeader(f);
+            }
+            String bad = h == null ? "the file is shorter than a segment header" : Format.checkHeader(h, firstSeq);
+            if (bad != null) {
+                throw noteNotApplied(file, 0, lost, bad);
+            }
+            capacity = h.getLong(24);
+            long[] stop = offsetOf(new SegmentRef(firstSeq, file, capacity), lost);
+            if (stop[1] != 0) {
+                throw noteNotApplied(file, stop[0], lost, "a record there fails its check");
+            }
+            cutAt = firstSeq == lost ? Format.HEADER_SIZE : stop[0];
+        }
+        for (int i = files.size() - 1; i > s; i--) {
+            // made after the last force that completed: every record in it is from the sequence named on
+            Path file = files.get(i);
+            boolean segment;
+            try (StorageFile f = opener.open(file, false)) {
+                ByteBuffer h = Format.readHeader(f);
+                segment = h != null && Format.checkHeader(h, Format.parseName(file)) == null;
+            }
+            if (segment) {
+                deleteSegment(file);
+            } else {
                 try {
-                    // a rewrite (below) that an earlier open did not finish: the segment itself is still whole
-                    Files.deleteIfExists(f.resolveSibling(f.getFileName() + ".tmp"));
+                    aside(file, false); // not a segment as a writer makes it: kept
                 } catch (IOException e) {
-                    throw IolabException.io("delete the unfinished rewrite of", f, e);
-                }
-            }
-            int s = -1;
-            for (int i = 0; i < files.size(); i++) {
-                if (Format.parseName(files.get(i)) <= lost) {
-                    s = i;
-                }
-            }
-            for (int i = files.size() - 1; i > s; i--) {
-                // made after the last sync that worked: every record in it is from the sequence named on
-                Path file = files.get(i);
-                boolean segment;
-                try (StorageFile f = opener.open(file, false)) {
-                    ByteBuffer h = Format.readHeader(f);
-                    segment = h != null && Format.checkHeader(h, Format.parseName(file)) == null;
-                }
-                if (segment) {
-                    deleteSegment(file);
-                } else {
-                    try {
-                        aside(file, false); // not a segment as a writer makes it: kept
-                    } catch (IOException e) {
-                        throw IolabException.io("move aside", file, e);
-                    }
-                }
-            }
-            if (s >= 0) {
-                Path file = files.get(s);
-                long firstSeq = Format.parseName(file);
-                long cutAt = -1;
-                long capacity = 0;
-                try (StorageFile f = opener.open(file, false)) {
-                    ByteBuffer h = Format.readHeader(f);
-                    if (h != null && Format.checkHeader(h, firstSeq) == null) {
-                        capacity = h.getLong(24);
-                        cutAt = firstSeq == lost ? Format.HEADER_SIZE
-                                : offsetOf(new SegmentRef(firstSeq, file, capacity), lost);
-                    }
-                }
-                if (cutAt >= 0) {
-                    rewritePrefix(file, capacity, cutAt);
+                    throw IolabException.io("move aside", file, e);
                 }
             }
         }
-        FailedSync.clear(dir);
+        if (s >= 0) {
+            if (s >= 1) {
+                Path previous = files.get(s - 1);
+                long firstSeq = Format.parseName(previous);
+                ByteBuffer h;
+                try (StorageFile f = opener.open(previous, false)) {
+                    h = Format.readHeader(f);
+                }
+                if (h != null && Format.checkHeader(h, firstSeq) == null && !Format.sealStarted(h)) {
+                    long[] stop = offsetOf(new SegmentRef(firstSeq, previous, h.getLong(24)), Long.MAX_VALUE);
+                    if (stop[1] == 0) {
+                        rewritePrefix(previous, h.getLong(24), stop[0]);
+                    }
+                }
+            }
+            rewritePrefix(files.get(s), capacity, cutAt);
+        }
+        FailedSync.clear(dir, true);
+    }
+
+    /**
+     * @return {the offset where the record {@code seq} of segment {@code ref} is (or would be), or where its records end
+     *     before it; 1 when they end before it at a record that fails its check, else 0}
+     */
+    private long[] offsetOf(SegmentRef ref, long seq) {
+        try (SegmentCursor c = new SegmentCursor(opener, ref.path, ref.capacity, opener.open(ref.path, false))) {
+            for (long expected = ref.firstSeq; ; expected++) {
+                SegmentCursor.Status status = c.next(ref.capacity, false);
+                if (status == SegmentCursor.Status.END || expected == seq) {
+                    // at the record seq's place, whatever is there (intact, torn or garbage) is cut
+                    return new long[] {c.recordStart(), 0};
+                }
+                if (status != SegmentCursor.Status.RECORD || c.sequence() != expected) {
+                    return new long[] {c.recordStart(), 1};
+                }
+            }
+        }
+    }
+
+    /**
+     * A failed sync's note that cannot be applied: the open refuses, and the note stays, so that no later open runs
+     * without it and appends records a stale note would cut.
+     */
+    private JournalCorruptedException noteNotApplied(Path file, long offset, long lost, String what) {
+        return new JournalCorruptedException(file, offset, what + ", before sequence " + lost + ", where a failed sync's"
+                + " note (" + FailedSync.of(dir).getFileName() + ") says to cut the journal",
+                "'iolab journal repair " + dir + "' mends or cuts the damage; the next open then applies the note");
     }
 
     /**
@@ -1081,21 +1156,6 @@ public final class Journal implements AutoCloseable {
             throw IolabException.io("rewrite the segment cut after a failed sync", file, e);
         }
         syncDirectory();
-    }
-
-    /** @return the offset of the record {@code seq} in segment {@code ref}, or -1 when its records end before it */
-    private long offsetOf(SegmentRef ref, long seq) {
-        try (SegmentCursor c = new SegmentCursor(opener, ref.path, ref.capacity, opener.open(ref.path, false))) {
-            for (long expected = ref.firstSeq; ; expected++) {
-                SegmentCursor.Status status = c.next(ref.capacity, false);
-                if (status != SegmentCursor.Status.RECORD || c.sequence() != expected) {
-                    return -1;
-                }
-                if (expected == seq) {
-                    return c.recordStart();
-                }
-            }
-        }
     }
 
     /**
@@ -1801,15 +1861,27 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * @return whether {@code e} is the operating system reporting a failed write-back (an {@code IOException} from
-     *     {@code fsync} or {@code msync}, such as EIO or ENOSPC), not an interrupt or a channel closed under the sync:
-     *     those leave the pages dirty, to be written later, and records that survive a process crash must not be cut
+     * A sync of recovery that failed: a note naming {@code lost}, the first record not to keep, so that the next open
+     * (in this boot, the page cache still showing the records) writes what it keeps into new files rather than take
+     * pages that are clean without being on the device for durable ones.
+     */
+    private void noteRecoveryFailure(RuntimeException e, long lost) {
+        if (writeBackFailed(e)) {
+            try {
+                FailedSync.record(dir, lost);
+            } catch (RuntimeException x) {
+                e.addSuppressed(x);
+            }
+        }
+    }
+
+    /**
+     * @return whether {@code e} says a force did not complete: an {@code IOException} in its causes (an I/O error
+     *     from {@code fsync} or {@code msync}, such as EIO or ENOSPC, or an interrupt or a close during it, which the
+     *     JDK reports instead of the call's own result: the call ran to its end and may have failed)
      */
     static boolean writeBackFailed(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof java.nio.channels.ClosedChannelException || t instanceof java.io.InterruptedIOException) {
-                return false;
-            }
             if (t instanceof IOException) {
                 return true;
             }
@@ -2039,8 +2111,8 @@ public final class Journal implements AutoCloseable {
         Throwable f = failure;
         if (f != null) {
             throw new IolabException("journal " + dir + " failed earlier and can no longer append or sync: " + f
-                    + "; close it and open it again to recover (the records after the last durable one are cut when"
-                    + " a sync failed)", f);
+                    + "; close it and open it again to recover" + (syncFailureNoted.get() ? " (the open cuts the"
+                    + " records no completed sync covers)" : ""), f);
         }
         if (closed) {
             throw new IolabException("journal " + dir + " is closed");

@@ -1,5 +1,6 @@
 package org.iolab.journal;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -216,35 +217,142 @@ class JournalFailedSyncTest {
         assertEquals(6, Payloads.readIntact(dir, plain(Backend.CHANNEL_HEAP), MAX, "after the rewrite"));
     }
 
+    /** A journal whose forces throw {@code cause} (wrapped) while {@code failing} is set. */
+    private static JournalOptions throwingForces(AtomicBoolean failing, Throwable cause) {
+        return plain(Backend.CHANNEL_HEAP).withDurability(Durability.ALWAYS).withOpener((f, w) -> {
+            StorageFile d = Backend.CHANNEL_HEAP.open(f, w);
+            return !w ? d : (StorageFile) Proxy.newProxyInstance(StorageFile.class.getClassLoader(),
+                    new Class<?>[] {StorageFile.class}, (proxy, method, args) -> {
+                        if (method.getName().startsWith("force") && failing.get()) {
+                            throw cause == null ? new IolabException("cannot sync " + d.path())
+                                    : new IolabException("cannot sync " + d.path(), cause);
+                        }
+                        try {
+                            return method.invoke(d, args);
+                        } catch (InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+        });
+    }
+
     @Test
-    void aSyncStoppedByAnInterruptOrAClosedChannelLeavesNoNote() throws IOException {
-        // the pages stay dirty then and are written later: the records survive a process crash, so none is cut
+    void aSyncStoppedByAnInterruptOrAClosedChannelCountsAsFailed() throws IOException {
+        // the JDK reports the interrupt or the close instead of the fsync's own result: it may have failed
         for (Throwable cause : List.of(new java.nio.channels.ClosedByInterruptException(),
                 new java.nio.channels.AsynchronousCloseException(), new java.io.InterruptedIOException())) {
             Path dir = tmp.resolve("j" + cause.getClass().getSimpleName());
             AtomicBoolean failing = new AtomicBoolean();
-            JournalOptions o = plain(Backend.CHANNEL_HEAP).withDurability(Durability.ALWAYS).withOpener((f, w) -> {
-                StorageFile d = Backend.CHANNEL_HEAP.open(f, w);
-                return !w ? d : (StorageFile) Proxy.newProxyInstance(StorageFile.class.getClassLoader(),
-                        new Class<?>[] {StorageFile.class}, (proxy, method, args) -> {
-                            if (method.getName().startsWith("force") && failing.get()) {
-                                throw new IolabException("cannot sync " + d.path(), cause);
-                            }
-                            try {
-                                return method.invoke(d, args);
-                            } catch (InvocationTargetException e) {
-                                throw e.getCause();
-                            }
-                        });
-            });
-            Journal j = Journal.open(dir, o);
+            Journal j = Journal.open(dir, throwingForces(failing, cause));
             Payloads.append(j, 0, 4, MAX);
             failing.set(true);
             assertThrows(IolabException.class, () -> j.append(Payloads.of(4, Payloads.size(4, MAX))));
             closeQuietly(j);
-            assertFalse(Files.exists(FailedSync.of(dir)), cause.toString());
-            assertEquals(5, Payloads.readIntact(dir, plain(Backend.CHANNEL_HEAP), MAX, cause.toString()));
+            assertEquals(4, FailedSync.read(dir), cause.toString());
+            assertEquals(4, Payloads.readIntact(dir, plain(Backend.CHANNEL_HEAP), MAX, cause.toString()));
         }
+    }
+
+    @Test
+    void aFailureThatIsNoIoErrorLeavesNoNote() throws IOException {
+        // e.g. a simulated process death in the tests' faulty storage: the pages stay dirty
+        Path dir = tmp.resolve("j");
+        AtomicBoolean failing = new AtomicBoolean();
+        Journal j = Journal.open(dir, throwingForces(failing, null));
+        Payloads.append(j, 0, 4, MAX);
+        failing.set(true);
+        assertThrows(IolabException.class, () -> j.append(Payloads.of(4, Payloads.size(4, MAX))));
+        closeQuietly(j);
+        assertFalse(Files.exists(FailedSync.of(dir)));
+        assertEquals(5, Payloads.readIntact(dir, plain(Backend.CHANNEL_HEAP), MAX, "no note"));
+    }
+
+    @Test
+    void aRecoverySyncThatFailsLeavesANoteAndTheNextOpenPutsTheRecordsOnFreshBlocks() throws IOException {
+        // a writer killed before its sync left records in the page cache only; the next open's sync of them fails
+        Path killed = tmp.resolve("killed");
+        Path dir = tmp.resolve("j");
+        Files.createDirectories(dir);
+        try (Journal j = Journal.open(killed, plain(Backend.CHANNEL_HEAP))) {
+            Payloads.append(j, 0, 10, MAX);
+            for (Path p : segments(killed)) {
+                Files.copy(p, dir.resolve(p.getFileName())); // as the kill left them: not synced, no close
+            }
+        }
+        AtomicBoolean failing = new AtomicBoolean(true);
+        IolabException e = assertThrows(IolabException.class,
+                () -> Journal.open(dir, throwingForces(failing, new IOException("Input/output error"))));
+        assertTrue(e.getMessage().contains("cannot sync"), e.getMessage());
+        assertEquals(10, FailedSync.read(dir), "nothing to cut, but the records go to fresh blocks");
+        Path segment = segments(dir).getFirst();
+        Object before = Files.readAttributes(segment, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+        try (Journal r = Journal.open(dir, plain(Backend.CHANNEL_HEAP))) {
+            assertEquals(10, r.nextSequence());
+            assertEquals(9, r.durableSequence());
+        }
+        assertFalse(before.equals(Files.readAttributes(segment,
+                java.nio.file.attribute.BasicFileAttributes.class).fileKey()), "rewritten into a new file");
+        assertFalse(Files.exists(FailedSync.of(dir)));
+        assertEquals(10, Payloads.readIntact(dir, plain(Backend.CHANNEL_HEAP), MAX, "after the rewrite"));
+    }
+
+    @Test
+    void aNoteThatCannotBeAppliedRefusesTheOpenAndStaysUntilARepair() throws IOException {
+        AtomicBoolean failing = new AtomicBoolean();
+        Path dir = tmp.resolve("j");
+        Journal j = Journal.open(dir, options(Backend.CHANNEL_HEAP, Durability.ALWAYS, failing));
+        Payloads.append(j, 0, 6, MAX);
+        failing.set(true);
+        assertThrows(IolabException.class, () -> j.append(Payloads.of(6, Payloads.size(6, MAX))));
+        closeQuietly(j);
+        failing.set(false);
+        Path segment = segments(dir).getFirst();
+        byte[] bytes = Files.readAllBytes(segment);
+        bytes[28] ^= 1; // the header's capacity: its CRC fails
+        Files.write(segment, bytes);
+        JournalCorruptedException refused = assertThrows(JournalCorruptedException.class,
+                () -> Journal.open(dir, plain(Backend.CHANNEL_HEAP)));
+        assertTrue(refused.getMessage().contains("failed sync's note"), refused.getMessage());
+        assertEquals(6, FailedSync.read(dir), "the note stays: no open may run without it");
+        Journal.repair(dir); // writes the header again over the intact records
+        try (Journal r = Journal.open(dir, plain(Backend.CHANNEL_HEAP))) {
+            assertEquals(6, r.nextSequence(), "record 6 was never durable: the note, applied after the repair");
+        }
+        assertFalse(Files.exists(FailedSync.of(dir)));
+
+        // damage to a record before the sequence: refused the same way, the note kept
+        Path other = tmp.resolve("k");
+        try (Journal k = Journal.open(other, plain(Backend.CHANNEL_HEAP))) {
+            Payloads.append(k, 0, 6, MAX);
+        }
+        FailedSync.record(other, 5);
+        Path seg = segments(other).getFirst();
+        byte[] b = Files.readAllBytes(seg);
+        b[Format.HEADER_SIZE + 20] ^= 1; // record 0's payload
+        Files.write(seg, b);
+        refused = assertThrows(JournalCorruptedException.class, () -> Journal.open(other, plain(Backend.CHANNEL_HEAP)));
+        assertEquals(Format.HEADER_SIZE, refused.offset(), refused.getMessage());
+        assertEquals(5, FailedSync.read(other));
+    }
+
+    @Test
+    void aNoteBeforeTheJournalsFirstSegmentIsNotItsAndIsRefused() throws IOException {
+        Path dir = tmp.resolve("j");
+        try (Journal j = Journal.open(dir, plain(Backend.CHANNEL_HEAP))) {
+            Payloads.append(j, 0, 200, MAX); // over several 4 KiB segments
+            j.deleteBefore(150);
+        }
+        assertTrue(Format.parseName(segments(dir).getFirst()) > 3);
+        FailedSync.record(dir, 3);
+        JournalCorruptedException e = assertThrows(JournalCorruptedException.class,
+                () -> Journal.open(dir, plain(Backend.CHANNEL_HEAP)));
+        assertTrue(e.getMessage().contains("not this journal's note"), e.getMessage());
+        assertEquals(200 - Format.parseName(segments(dir).getFirst()), segmentsRecords(dir), "nothing cut");
+    }
+
+    private static long segmentsRecords(Path dir) {
+        VerifyReport r = Journal.verify(dir);
+        return r.records();
     }
 
     @Test
@@ -261,6 +369,8 @@ class JournalFailedSyncTest {
         assertEquals(12, Payloads.readIntact(dir, plain(Backend.CHANNEL_HEAP), MAX, "a torn note"));
         assertFalse(Files.exists(FailedSync.of(dir)));
         assertFalse(Files.exists(dir.resolve(FailedSync.NAME + ".tmp")));
+        assertArrayEquals(note, Files.readAllBytes(dir.resolve(FailedSync.NAME + ".cut")),
+                "kept aside, not deleted: it may be a file of the user's");
     }
 
     @Test
@@ -270,7 +380,7 @@ class JournalFailedSyncTest {
         FailedSync.record(dir, 9);
         FailedSync.record(dir, 20);
         assertEquals(9, FailedSync.read(dir), "a second failure keeps the first one's sequence");
-        FailedSync.clear(dir);
+        FailedSync.clear(dir, true);
         try (Journal j = Journal.open(dir, plain(Backend.CHANNEL_HEAP))) {
             Payloads.append(j, 0, 6, MAX);
         }
