@@ -1043,35 +1043,15 @@ public final class Journal implements AutoCloseable {
                     + ", before the journal's first segment " + files.getFirst().getFileName() + ": it is not this"
                     + " journal's note", "delete " + FailedSync.of(dir) + " if it was copied here from another journal");
         }
-        long cutAt = -1;
-        long capacity = 0;
-        if (s >= 0) {
-            Path file = files.get(s);
-            long firstSeq = Format.parseName(file);
-            ByteBuffer h;
-            try (StorageFile f = opener.open(file, false)) {
-                h = Format.readHeader(f);
-            }
-            String bad = h == null ? "the file is shorter than a segment header" : Format.checkHeader(h, firstSeq);
-            if (bad != null) {
-                throw noteNotApplied(file, 0, lost, bad);
-            }
-            capacity = h.getLong(24);
-            long[] stop = offsetOf(new SegmentRef(firstSeq, file, capacity), lost);
-            if (stop[1] != 0) {
-                throw noteNotApplied(file, stop[0], lost, "a record there fails its check");
-            }
-            cutAt = firstSeq == lost ? Format.HEADER_SIZE : stop[0];
+        if (s >= 1 && Format.parseName(files.get(s)) == lost && headerProblem(files.get(s)) != null) {
+            // a segment made by the roll whose seal failed at this segment's header: none of its records was durable,
+            // and its header may never have reached the device; it goes with the later ones
+            s--;
         }
         for (int i = files.size() - 1; i > s; i--) {
             // made after the last force that completed: every record in it is from the sequence named on
             Path file = files.get(i);
-            boolean segment;
-            try (StorageFile f = opener.open(file, false)) {
-                ByteBuffer h = Format.readHeader(f);
-                segment = h != null && Format.checkHeader(h, Format.parseName(file)) == null;
-            }
-            if (segment) {
+            if (headerProblem(file) == null) {
                 deleteSegment(file);
             } else {
                 try {
@@ -1079,6 +1059,35 @@ public final class Journal implements AutoCloseable {
                 } catch (IOException e) {
                     throw IolabException.io("move aside", file, e);
                 }
+            }
+        }
+        long cutAt = -1;
+        long capacity = 0;
+        if (s >= 0) {
+            Path file = files.get(s);
+            long firstSeq = Format.parseName(file);
+            String bad = headerProblem(file);
+            if (bad != null) {
+                throw noteNotApplied(file, 0, lost, bad);
+            }
+            ByteBuffer h;
+            try (StorageFile f = opener.open(file, false)) {
+                h = Format.readHeader(f);
+            }
+            capacity = h.getLong(24);
+            long[] stop = offsetOf(new SegmentRef(firstSeq, file, capacity), lost);
+            if (stop[1] != 0) {
+                throw noteNotApplied(file, stop[0], lost, "a record there fails its check");
+            }
+            cutAt = firstSeq == lost ? Format.HEADER_SIZE : stop[0];
+            long mark = Format.syncedMark(h, firstSeq, capacity);
+            if (cutAt < mark) {
+                // no writer notes a record below a mark it wrote (a mark follows a completed force): not this
+                // journal's note, or a stale one
+                throw new JournalCorruptedException(FailedSync.of(dir), 0, "the failed sync's note names sequence " + lost
+                        + ", at offset " + cutAt + " of " + file.getFileName() + ", but the segment's synced mark says"
+                        + " the records up to offset " + mark + " were synced: it is not this journal's note", "delete "
+                        + FailedSync.of(dir) + " if it was copied here from another journal");
             }
         }
         if (s >= 0) {
@@ -1120,6 +1129,14 @@ public final class Journal implements AutoCloseable {
         }
     }
 
+    /** @return what is wrong with the header of segment {@code file}, or null when it checks out */
+    private String headerProblem(Path file) {
+        try (StorageFile f = opener.open(file, false)) {
+            ByteBuffer h = Format.readHeader(f);
+            return h == null ? "the file is shorter than a segment header" : Format.checkHeader(h, Format.parseName(file));
+        }
+    }
+
     /**
      * A failed sync's note that cannot be applied: the open refuses, and the note stays, so that no later open runs
      * without it and appends records a stale note would cut.
@@ -1127,7 +1144,7 @@ public final class Journal implements AutoCloseable {
     private JournalCorruptedException noteNotApplied(Path file, long offset, long lost, String what) {
         return new JournalCorruptedException(file, offset, what + ", before sequence " + lost + ", where a failed sync's"
                 + " note (" + FailedSync.of(dir).getFileName() + ") says to cut the journal",
-                "'iolab journal repair " + dir + "' mends or cuts the damage; the next open then applies the note");
+                "'iolab journal repair " + dir + "' to mend or cut the damage (the next open then applies the note)");
     }
 
     /**
@@ -2009,7 +2026,19 @@ public final class Journal implements AutoCloseable {
         ByteBuffer marker = Format.startMarker(ref.firstSeq);
         if (ref == t.segment()) {
             active.write(Format.START_OFFSET, marker);
-            active.forceRange(0, Format.HEADER_SIZE);
+            try {
+                active.forceRange(0, Format.HEADER_SIZE);
+            } catch (RuntimeException | Error e) {
+                // this force covers the records written since the last sync too (an fdatasync of the whole file, or
+                // an msync of the page holding the first of them): as after a failed sync, they may be clean pages
+                // that never reached the device
+                if (failure == null) {
+                    failure = e;
+                }
+                noteFailedSync(e, durable + 1);
+                wakeDurableWaiters();
+                throw e;
+            }
         } else {
             try (StorageFile f = opener.open(ref.path, true)) {
                 f.write(Format.START_OFFSET, marker);

@@ -336,6 +336,65 @@ class JournalFailedSyncTest {
     }
 
     @Test
+    void aDeleteBeforeWhoseStartMarkerForceFailsFailsTheJournalAndLeavesTheNote() throws IOException {
+        // that force syncs the records written since the last sync too (the whole file, or their first page)
+        AtomicBoolean failing = new AtomicBoolean();
+        Path dir = tmp.resolve("j");
+        Journal j = Journal.open(dir, options(Backend.CHANNEL_HEAP, Durability.NONE, failing));
+        Payloads.append(j, 0, 40, MAX);
+        j.sync();
+        Payloads.append(j, 40, 43, MAX);
+        failing.set(true);
+        assertThrows(IolabException.class, () -> j.deleteBefore(j.nextSequence()));
+        failing.set(false);
+        assertEquals(40, FailedSync.read(dir));
+        IolabException failed = assertThrows(IolabException.class, j::sync);
+        assertTrue(failed.getMessage().contains("failed earlier"), failed.getMessage());
+        assertEquals(39, j.durableSequence(), "nothing reported durable after the failed force");
+        closeQuietly(j);
+        try (Journal r = Journal.open(dir, plain(Backend.CHANNEL_HEAP))) {
+            assertEquals(40, r.nextSequence());
+        }
+    }
+
+    @Test
+    void aNoteOnANewSegmentWhoseHeaderNeverReachedTheDeviceCutsItAndKeepsThePreviousOne() throws IOException {
+        // the seal synced the full segment, then failed at the new segment's header, which a power loss then lost
+        Path dir = tmp.resolve("j");
+        try (Journal j = Journal.open(dir, plain(Backend.CHANNEL_HEAP))) {
+            Payloads.append(j, 0, 40, MAX);
+        }
+        List<Path> segs = segments(dir);
+        Path last = segs.getLast();
+        long lost = Format.parseName(last);
+        FailedSync.record(dir, lost);
+        byte[] b = Files.readAllBytes(last);
+        java.util.Arrays.fill(b, 0, Format.HEADER_SIZE, (byte) 0);
+        Files.write(last, b);
+        try (Journal r = Journal.open(dir, plain(Backend.CHANNEL_HEAP))) {
+            assertEquals(lost, r.nextSequence());
+            Payloads.append(r, lost, lost + 5, MAX);
+        }
+        assertFalse(Files.exists(FailedSync.of(dir)));
+        assertEquals(lost + 5, Payloads.readIntact(dir, plain(Backend.CHANNEL_HEAP), MAX, "after the cut"));
+    }
+
+    @Test
+    void aNoteBelowASyncedMarkIsNotThisJournalsAndIsRefused() throws IOException {
+        Path dir = tmp.resolve("j");
+        try (Journal j = Journal.open(dir, plain(Backend.CHANNEL_HEAP))) {
+            Payloads.append(j, 0, 40, MAX);
+        } // the close writes the mark at the end
+        Path last = segments(dir).getLast();
+        FailedSync.record(dir, Format.parseName(last) + 1);
+        JournalCorruptedException e = assertThrows(JournalCorruptedException.class,
+                () -> Journal.open(dir, plain(Backend.CHANNEL_HEAP)));
+        assertTrue(e.getMessage().contains("synced mark"), e.getMessage());
+        assertEquals(40, Journal.verify(dir).records(), "nothing cut");
+        assertTrue(Files.exists(FailedSync.of(dir)));
+    }
+
+    @Test
     void aNoteBeforeTheJournalsFirstSegmentIsNotItsAndIsRefused() throws IOException {
         Path dir = tmp.resolve("j");
         try (Journal j = Journal.open(dir, plain(Backend.CHANNEL_HEAP))) {
