@@ -1048,19 +1048,7 @@ public final class Journal implements AutoCloseable {
             // and its header may never have reached the device; it goes with the later ones
             s--;
         }
-        for (int i = files.size() - 1; i > s; i--) {
-            // made after the last force that completed: every record in it is from the sequence named on
-            Path file = files.get(i);
-            if (headerProblem(file) == null) {
-                deleteSegment(file);
-            } else {
-                try {
-                    aside(file, false); // not a segment as a writer makes it: kept
-                } catch (IOException e) {
-                    throw IolabException.io("move aside", file, e);
-                }
-            }
-        }
+        // every check before anything changes: a note the open refuses cuts nothing
         long cutAt = -1;
         long capacity = 0;
         if (s >= 0) {
@@ -1088,6 +1076,19 @@ public final class Journal implements AutoCloseable {
                         + ", at offset " + cutAt + " of " + file.getFileName() + ", but the segment's synced mark says"
                         + " the records up to offset " + mark + " were synced: it is not this journal's note", "delete "
                         + FailedSync.of(dir) + " if it was copied here from another journal");
+            }
+        }
+        for (int i = files.size() - 1; i > s; i--) {
+            // made after the last force that completed: every record in it is from the sequence named on
+            Path file = files.get(i);
+            if (headerProblem(file) == null) {
+                deleteSegment(file);
+            } else {
+                try {
+                    aside(file, false); // not a segment as a writer makes it: kept
+                } catch (IOException e) {
+                    throw IolabException.io("move aside", file, e);
+                }
             }
         }
         if (s >= 0) {

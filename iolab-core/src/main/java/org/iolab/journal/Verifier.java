@@ -22,6 +22,9 @@ final class Verifier {
         }
         List<Path> files = Journal.listSegments(dir);
         List<VerifyReport.Problem> problems = new ArrayList<>();
+        // a failed sync's note: every record before its sequence was covered by a completed sync, like those below a
+        // synced mark, so damage there is no torn tail (open refuses it; repair must cut it)
+        long noted = FailedSync.read(dir);
         long records = 0;
         long bytes = 0;
         long expectedNext = -1;
@@ -105,6 +108,12 @@ final class Verifier {
                                     c.recordStart(), mark, expected), false));
                             break;
                         }
+                        if (status == SegmentCursor.Status.END && last && expected < noted) {
+                            problems.add(new VerifyReport.Problem(file, c.recordStart(), "the records end at sequence "
+                                    + (expected - 1) + ", before sequence " + noted + ", which a failed sync's note says"
+                                    + " a completed sync covered: synced records are missing", false));
+                            break;
+                        }
                         if (status == SegmentCursor.Status.END) {
                             long garbage = tail ? firstNonZero(f, c.position(), Math.min(size, capacity)) : -1;
                             if (garbage >= 0) {
@@ -117,10 +126,12 @@ final class Verifier {
                         if (status == SegmentCursor.Status.BAD || c.sequence() != expected) {
                             String what = status == SegmentCursor.Status.BAD ? c.problem()
                                     : "record has sequence " + c.sequence() + " where " + expected + " was expected";
-                            boolean torn = tail && c.recordStart() >= mark;
+                            boolean noteCovers = expected < noted;
+                            boolean torn = tail && c.recordStart() >= mark && !noteCovers;
                             problems.add(new VerifyReport.Problem(file, c.recordStart(), tail && !torn ? what
-                                    + " (below the segment's synced mark at offset " + mark + ": a record that was"
-                                    + " synced)" : what, torn));
+                                    + (c.recordStart() < mark ? " (below the segment's synced mark at offset " + mark
+                                    + ": a record that was synced)" : " (before sequence " + noted + ", which a failed"
+                                    + " sync's note says a completed sync covered)") : what, torn));
                             break;
                         }
                         expected++;
@@ -134,7 +145,7 @@ final class Verifier {
                 previousUnsealed = tail && !last;
             }
         }
-        long lost = FailedSync.read(dir);
+        long lost = noted;
         if (lost >= 0) {
             problems.add(new VerifyReport.Problem(FailedSync.of(dir), 0, "a sync of this journal failed (an I/O error):"
                     + " the records from sequence " + lost + " on were never reported durable and may not be on the"

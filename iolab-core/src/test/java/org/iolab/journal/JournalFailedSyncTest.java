@@ -395,6 +395,58 @@ class JournalFailedSyncTest {
     }
 
     @Test
+    void damageBeforeTheNotedRecordIsDamageToSyncedRecordsForVerifyAndRepairToo() throws IOException {
+        // above the synced mark (which lags), but the note says a completed sync covered it: open refused, verify said
+        // "ok" and repair did nothing, so no tool could open the journal again
+        AtomicBoolean failing = new AtomicBoolean();
+        Path dir = tmp.resolve("j");
+        Journal j = Journal.open(dir, options(Backend.CHANNEL_HEAP, Durability.ALWAYS, failing)
+                .withSegmentSize(1 << 20));
+        Payloads.append(j, 0, 20, MAX);
+        failing.set(true);
+        assertThrows(IolabException.class, () -> j.append(Payloads.of(20, Payloads.size(20, MAX))));
+        closeQuietly(j);
+        failing.set(false);
+        Path segment = segments(dir).getFirst();
+        long record5;
+        try (Journal r = Journal.openReadOnly(dir, plain(Backend.CHANNEL_HEAP))) {
+            long[] at = {Format.HEADER_SIZE};
+            r.read(0, (seq, p) -> {
+                if (seq < 5) {
+                    at[0] += (Format.FRAME_HEADER + p.remaining() + 7) & -8;
+                }
+                return seq < 5;
+            });
+            record5 = at[0];
+        }
+        byte[] b = Files.readAllBytes(segment);
+        b[(int) record5 + Format.FRAME_HEADER] ^= 1;
+        Files.write(segment, b);
+        assertThrows(JournalCorruptedException.class, () -> Journal.open(dir, plain(Backend.CHANNEL_HEAP)));
+        VerifyReport report = Journal.verify(dir);
+        assertFalse(report.ok(), report.toString());
+        assertEquals(record5, report.problems().getFirst().offset(), report.toString());
+        Journal.repair(dir);
+        try (Journal r = Journal.open(dir, plain(Backend.CHANNEL_HEAP))) {
+            assertEquals(5, r.nextSequence(), "cut at the damage by the repair, the note applied by the open");
+        }
+        assertFalse(Files.exists(FailedSync.of(dir)));
+    }
+
+    @Test
+    void aRefusedNoteChangesNothing() throws IOException {
+        Path dir = tmp.resolve("j");
+        try (Journal j = Journal.open(dir, plain(Backend.CHANNEL_HEAP).withDurability(Durability.ALWAYS))) {
+            Payloads.append(j, 0, 200, MAX);
+        }
+        List<Path> before = segments(dir);
+        FailedSync.record(dir, 1); // below the first segment's synced mark: another journal's note
+        assertThrows(JournalCorruptedException.class, () -> Journal.open(dir, plain(Backend.CHANNEL_HEAP)));
+        assertEquals(before, segments(dir), "no segment deleted");
+        assertEquals(200, Journal.verify(dir).records());
+    }
+
+    @Test
     void aNoteBeforeTheJournalsFirstSegmentIsNotItsAndIsRefused() throws IOException {
         Path dir = tmp.resolve("j");
         try (Journal j = Journal.open(dir, plain(Backend.CHANNEL_HEAP))) {
