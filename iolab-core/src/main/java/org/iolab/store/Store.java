@@ -177,6 +177,8 @@ public final class Store implements AutoCloseable {
     private final Path walDir;
     private final StoreOptions options;
     private final boolean redo;
+    /** Repair: the redo log was damaged, so the operations after the damage are known only from the data file. */
+    private boolean redoDamaged;
     private final FileLock lock;
     private final ReentrantLock writer = new ReentrantLock();
     /**
@@ -637,7 +639,10 @@ public final class Store implements AutoCloseable {
         boolean redoWasUsed = !records.isEmpty() || h.redoFlag() && hasSegments();
         boolean checkpointed = redoWasUsed && loadCheckpoint(h);
         // repair: the data file is ahead of a redo log that lost operations (acknowledged ones)
-        boolean dataAhead = checkpointed && repairs != null && logLostOperations(records);
+        // a damaged log cannot say which of the data file's later records were acknowledged: the repair keeps every
+        // whole one (the newest of each key), as its report says, rather than drop them all as never acknowledged
+        boolean dataAhead = checkpointed && repairs != null && logLostOperations(records)
+                || repairs != null && redoDamaged;
         if (checkpointed && repairs == null) {
             replayOverCheckpoint(records);
         } else if (redoWasUsed) {
@@ -853,6 +858,7 @@ public final class Store implements AutoCloseable {
             repairs.add(new StoreReport.Problem(walDir, 0, "the redo log is damaged (" + e.getMessage() + "); the "
                     + out.size() + " operations before the damage were redone, later ones survive only where the data"
                     + " file holds them whole", false));
+            redoDamaged = true;
         }
         return out;
     }
