@@ -10,6 +10,7 @@ import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -963,7 +964,7 @@ public final class Journal implements AutoCloseable {
                 } catch (RuntimeException e) {
                     // the last segment's records were never durable (the seal never came); the next open puts this
                     // segment's records on fresh blocks
-                    noteRecoveryFailure(e, scanned[1]);
+                    noteFailedSync(e, scanned[1]);
                     throw e;
                 }
             }
@@ -999,7 +1000,7 @@ public final class Journal implements AutoCloseable {
             active.forceRange(0, end);
         } catch (RuntimeException e) {
             // the pages of a failed write-back read back clean: the next open puts the records on fresh blocks
-            noteRecoveryFailure(e, expected);
+            noteFailedSync(e, expected);
             throw e;
         }
         tip = new Tip(last, end, expected);
@@ -1168,8 +1169,7 @@ public final class Journal implements AutoCloseable {
                 }
                 to.force(true);
             }
-            Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw IolabException.io("rewrite the segment cut after a failed sync", file, e);
         }
@@ -1862,10 +1862,11 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * After a force (of a sync or a seal) that failed: leaves the {@link FailedSync} note, so that the next open cuts
-     * the records from {@code firstLost} on, the first one no completed force covers (their pages may be clean in
-     * the page cache without being on the device). Only a failed force: after one that completed, the records are
-     * on the device, and a synced mark written then may say so. A note that cannot be written is added to {@code e}.
+     * After a force (of a sync, a seal, a start marker, or recovery's) that failed: leaves the {@link FailedSync}
+     * note, so that the next open cuts the records from {@code firstLost} on, the first one no completed force covers
+     * (their pages may be clean in the page cache without being on the device), and writes the records it keeps into
+     * new files. Only a failed force: after one that completed, the records are on the device, and a synced mark
+     * written then may say so. A note that cannot be written is added to {@code e}.
      */
     private void noteFailedSync(Throwable e, long firstLost) {
         if (readOnly || !writeBackFailed(e) || !syncFailureNoted.compareAndSet(false, true)) {
@@ -1875,21 +1876,6 @@ public final class Journal implements AutoCloseable {
             FailedSync.record(dir, firstLost);
         } catch (RuntimeException x) {
             e.addSuppressed(x);
-        }
-    }
-
-    /**
-     * A sync of recovery that failed: a note naming {@code lost}, the first record not to keep, so that the next open
-     * (in this boot, the page cache still showing the records) writes what it keeps into new files rather than take
-     * pages that are clean without being on the device for durable ones.
-     */
-    private void noteRecoveryFailure(RuntimeException e, long lost) {
-        if (writeBackFailed(e)) {
-            try {
-                FailedSync.record(dir, lost);
-            } catch (RuntimeException x) {
-                e.addSuppressed(x);
-            }
         }
     }
 
