@@ -640,7 +640,9 @@ public final class Store implements AutoCloseable {
         boolean checkpointed = redoWasUsed && loadCheckpoint(h);
         // repair: the data file is ahead of a redo log that lost operations (acknowledged ones)
         // a damaged log cannot say which of the data file's later records were acknowledged: the repair keeps every
-        // whole one (the newest of each key), as its report says, rather than drop them all as never acknowledged
+        // whole one (the newest of each key), as its report says, rather than drop them all as never acknowledged.
+        // A delete leaves no trace there until its free is written (at BATCH, after a later operation drains it), so
+        // a key deleted after the damage can come back: the report says so
         boolean dataAhead = checkpointed && repairs != null && logLostOperations(records)
                 || repairs != null && redoDamaged;
         if (checkpointed && repairs == null) {
@@ -857,7 +859,9 @@ public final class Store implements AutoCloseable {
             }
             repairs.add(new StoreReport.Problem(walDir, 0, "the redo log is damaged (" + e.getMessage() + "); the "
                     + out.size() + " operations before the damage were redone, later ones survive only where the data"
-                    + " file holds them whole", false));
+                    + " file holds them whole: a put or an update does, a delete may not (a key deleted after the"
+                    + " damage can come back with its last value: check the keys deleted since the last checkpoint)",
+                    false));
             redoDamaged = true;
         }
         return out;
