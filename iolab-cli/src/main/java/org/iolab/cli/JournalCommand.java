@@ -19,6 +19,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.iolab.IolabException;
 import org.iolab.Sizes;
+import org.iolab.catalogue.Preallocation;
 import org.iolab.journal.Journal;
 import org.iolab.journal.JournalOptions;
 import org.iolab.journal.JournalReader;
@@ -138,6 +139,12 @@ public final class JournalCommand implements Callable<Integer> {
                 description = "size of new segment files, e.g. 64k, 256m (default: 256m)")
         String segmentSize;
 
+        @Option(names = "--preallocation", paramLabel = "HOW",
+                description = "how new segment files are prepared: fallocate (default), zero-fill (every block written"
+                        + " and synced when the segment is made: for thin-provisioned volumes that can run out of"
+                        + " space) or none")
+        String preallocation;
+
         @Option(names = "--escape", description = "read each line as 'journal read --escape' writes it: \\\\, \\n,"
                 + " \\r and \\t stand for a backslash, newline, carriage return and tab")
         boolean escape;
@@ -153,6 +160,9 @@ public final class JournalCommand implements Callable<Integer> {
                     .withBackend(backend(backend));
             if (segmentSize != null) {
                 options = options.withSegmentSize(Sizes.parse(segmentSize, "--segment-size"));
+            }
+            if (preallocation != null) {
+                options = options.withPreallocation(Preallocation.parse(preallocation));
             }
             if (Files.exists(dir) && !Files.isDirectory(dir)) {
                 throw new IolabException("journal directory " + dir + " is a file");

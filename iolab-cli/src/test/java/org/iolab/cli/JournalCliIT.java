@@ -104,6 +104,11 @@ class JournalCliIT {
         assertEquals(seqs(1000, 1010), more.out(), more.err());
         Run from = iolab("", "journal", "read", dir.toString(), "--from", "995", "--backend", "mapped");
         assertEquals(records(995, 1010), from.out(), from.err());
+        Path zeroFilled = tmp.resolve("zero-filled");
+        Run z = iolab(records(0, 300), "journal", "append", zeroFilled.toString(), "--durability", "always",
+                "--segment-size", "16k", "--preallocation", "zero-fill");
+        assertEquals(seqs(0, 300), z.out(), z.err());
+        assertEquals(records(0, 300), iolab("", "journal", "read", zeroFilled.toString()).out());
         Run stats = iolab("", "journal", "stats", dir.toString());
         assertEquals(0, stats.exit(), stats.err());
         assertTrue(stats.out().contains("records:        1010"), stats.out());
@@ -124,6 +129,7 @@ class JournalCliIT {
         assertUserError(iolab("", "journal", "append", dir.toString(), "--durability", "sometimes"), "sometimes");
         assertUserError(iolab("", "journal", "append", dir.toString(), "--backend", "floppy"), "floppy");
         assertUserError(iolab("", "journal", "append", dir.toString(), "--segment-size", "12q"), "12q");
+        assertUserError(iolab("", "journal", "append", dir.toString(), "--preallocation", "sparse"), "sparse");
         assertUserError(iolab("", "journal", "read", dir.toString(), "--from", "abc"), "abc");
         assertUserError(iolab("", "journal", "read", dir.toString(), "--from", "-1"), "-1");
         assertUserError(iolab("", "journal", "read", dir.toString(), "--from", "4"), "4");
