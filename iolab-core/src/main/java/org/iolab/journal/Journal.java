@@ -1040,11 +1040,9 @@ public final class Journal implements AutoCloseable {
             }
         }
         if (s < 0 && !files.isEmpty()) {
-            throw new JournalCorruptedException(FailedSync.of(dir), 0, "the failed sync's note names sequence " + lost
-                    + ", before the journal's first segment " + files.getFirst().getFileName() + ": it is not this"
-                    + " journal's note", "delete " + FailedSync.of(dir) + " if it was copied here from another journal");
+            throw foreignNote(lost, "before the journal's first segment " + files.getFirst().getFileName());
         }
-        if (s >= 1 && Format.parseName(files.get(s)) == lost && headerProblem(files.get(s)) != null) {
+        if (s >= 1 && Format.parseName(files.get(s)) == lost && checkedHeader(files.get(s)) == null) {
             // a segment made by the roll whose seal failed at this segment's header: none of its records was durable,
             // and its header may never have reached the device; it goes with the later ones
             s--;
@@ -1055,13 +1053,9 @@ public final class Journal implements AutoCloseable {
         if (s >= 0) {
             Path file = files.get(s);
             long firstSeq = Format.parseName(file);
-            String bad = headerProblem(file);
-            if (bad != null) {
-                throw noteNotApplied(file, 0, lost, bad);
-            }
-            ByteBuffer h;
-            try (StorageFile f = opener.open(file, false)) {
-                h = Format.readHeader(f);
+            ByteBuffer h = checkedHeader(file);
+            if (h == null) {
+                throw noteNotApplied(file, 0, lost, headerProblem(file));
             }
             capacity = h.getLong(24);
             long[] stop = offsetOf(new SegmentRef(firstSeq, file, capacity), lost);
@@ -1073,16 +1067,14 @@ public final class Journal implements AutoCloseable {
             if (cutAt < mark) {
                 // no writer notes a record below a mark it wrote (a mark follows a completed force): not this
                 // journal's note, or a stale one
-                throw new JournalCorruptedException(FailedSync.of(dir), 0, "the failed sync's note names sequence " + lost
-                        + ", at offset " + cutAt + " of " + file.getFileName() + ", but the segment's synced mark says"
-                        + " the records up to offset " + mark + " were synced: it is not this journal's note", "delete "
-                        + FailedSync.of(dir) + " if it was copied here from another journal");
+                throw foreignNote(lost, "at offset " + cutAt + " of " + file.getFileName() + ", but the segment's"
+                        + " synced mark says the records up to offset " + mark + " were synced");
             }
         }
         for (int i = files.size() - 1; i > s; i--) {
             // made after the last force that completed: every record in it is from the sequence named on
             Path file = files.get(i);
-            if (headerProblem(file) == null) {
+            if (checkedHeader(file) != null) {
                 deleteSegment(file);
             } else {
                 try {
@@ -1095,13 +1087,10 @@ public final class Journal implements AutoCloseable {
         if (s >= 0) {
             if (s >= 1) {
                 Path previous = files.get(s - 1);
-                long firstSeq = Format.parseName(previous);
-                ByteBuffer h;
-                try (StorageFile f = opener.open(previous, false)) {
-                    h = Format.readHeader(f);
-                }
-                if (h != null && Format.checkHeader(h, firstSeq) == null && !Format.sealStarted(h)) {
-                    long[] stop = offsetOf(new SegmentRef(firstSeq, previous, h.getLong(24)), Long.MAX_VALUE);
+                ByteBuffer h = checkedHeader(previous);
+                if (h != null && !Format.sealStarted(h)) {
+                    long[] stop = offsetOf(new SegmentRef(Format.parseName(previous), previous, h.getLong(24)),
+                            Long.MAX_VALUE);
                     if (stop[1] == 0) {
                         rewritePrefix(previous, h.getLong(24), stop[0]);
                     }
@@ -1113,8 +1102,8 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * @return {the offset where the record {@code seq} of segment {@code ref} is (or would be), or where its records end
-     *     before it; 1 when they end before it at a record that fails its check, else 0}
+     * @return {the offset where the record {@code seq} of segment {@code ref} is (or would be), or where its records
+     *     end before it; 1 when they end before it at a record that fails its check, else 0}
      */
     private long[] offsetOf(SegmentRef ref, long seq) {
         try (SegmentCursor c = new SegmentCursor(opener, ref.path, ref.capacity, opener.open(ref.path, false))) {
@@ -1131,12 +1120,29 @@ public final class Journal implements AutoCloseable {
         }
     }
 
+    /** @return the header of segment {@code file} when it checks out, else null ({@link #headerProblem} says why) */
+    private ByteBuffer checkedHeader(Path file) {
+        ByteBuffer h = readHeaderOf(file);
+        return h != null && Format.checkHeader(h, Format.parseName(file)) == null ? h : null;
+    }
+
     /** @return what is wrong with the header of segment {@code file}, or null when it checks out */
     private String headerProblem(Path file) {
+        ByteBuffer h = readHeaderOf(file);
+        return h == null ? "the file is shorter than a segment header" : Format.checkHeader(h, Format.parseName(file));
+    }
+
+    private ByteBuffer readHeaderOf(Path file) {
         try (StorageFile f = opener.open(file, false)) {
-            ByteBuffer h = Format.readHeader(f);
-            return h == null ? "the file is shorter than a segment header" : Format.checkHeader(h, Format.parseName(file));
+            return Format.readHeader(f);
         }
+    }
+
+    /** A failed sync's note that cannot be this journal's: refused before anything changes, the note kept. */
+    private JournalCorruptedException foreignNote(long lost, String where) {
+        return new JournalCorruptedException(FailedSync.of(dir), 0, "the failed sync's note names sequence " + lost
+                + ", " + where + ": it is not this journal's note", "delete " + FailedSync.of(dir) + " if it was"
+                + " copied here from another journal");
     }
 
     /**
@@ -1144,8 +1150,8 @@ public final class Journal implements AutoCloseable {
      * without it and appends records a stale note would cut.
      */
     private JournalCorruptedException noteNotApplied(Path file, long offset, long lost, String what) {
-        return new JournalCorruptedException(file, offset, what + ", before sequence " + lost + ", where a failed sync's"
-                + " note (" + FailedSync.of(dir).getFileName() + ") says to cut the journal",
+        return new JournalCorruptedException(file, offset, what + ", before sequence " + lost + ", where a failed"
+                + " sync's note (" + FailedSync.of(dir).getFileName() + ") says to cut the journal",
                 "'iolab journal repair " + dir + "' to mend or cut the damage (the next open then applies the note)");
     }
 

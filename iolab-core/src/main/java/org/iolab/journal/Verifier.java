@@ -145,10 +145,9 @@ final class Verifier {
                 previousUnsealed = tail && !last;
             }
         }
-        long lost = noted;
-        if (lost >= 0) {
+        if (noted >= 0) {
             problems.add(new VerifyReport.Problem(FailedSync.of(dir), 0, "a sync of this journal failed (an I/O error):"
-                    + " the records from sequence " + lost + " on were never reported durable and may not be on the"
+                    + " the records from sequence " + noted + " on were never reported durable and may not be on the"
                     + " device although they read back now; the next open cuts them", true));
         }
         return new VerifyReport(dir, files.size(), records, bytes, problems);
