@@ -7,8 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -18,7 +16,7 @@ import org.iolab.IolabException;
 import org.iolab.catalogue.Preallocation;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
-import org.iolab.storage.StorageFile;
+import org.iolab.storage.FailingForces;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,26 +33,10 @@ class JournalFailedSyncTest {
     @TempDir
     Path tmp;
 
-    /** A writable file whose syncs fail while {@code failing} is set; everything else goes to {@code d}. */
-    private static StorageFile failingSyncs(StorageFile d, AtomicBoolean failing) {
-        return (StorageFile) Proxy.newProxyInstance(StorageFile.class.getClassLoader(),
-                new Class<?>[] {StorageFile.class}, (proxy, method, args) -> {
-                    if (method.getName().startsWith("force") && failing.get()) {
-                        throw new IolabException("cannot sync " + d.path() + " (injected)",
-                                new java.io.IOException("Input/output error"));
-                    }
-                    try {
-                        return method.invoke(d, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
-    }
-
     private static JournalOptions options(Backend backend, Durability durability, AtomicBoolean failing) {
         return JournalOptions.defaults().withBackend(backend).withDurability(durability).withSegmentSize(4096)
                 .withPreallocation(Preallocation.FALLOCATE)
-                .withOpener((f, w) -> w ? failingSyncs(backend.open(f, true), failing) : backend.open(f, false));
+                .withOpener((f, w) -> w ? FailingForces.wrap(backend.open(f, true), failing) : backend.open(f, false));
     }
 
     private static JournalOptions plain(Backend backend) {
@@ -193,21 +175,16 @@ class JournalFailedSyncTest {
         // zeros after a remount in scripts/eio-rig.sh, so the records kept go to fresh blocks
         AtomicBoolean failing = new AtomicBoolean();
         Path dir = tmp.resolve("j");
-        Journal j = Journal.open(dir, options(Backend.CHANNEL_HEAP, Durability.ALWAYS, failing));
-        Payloads.append(j, 0, 6, MAX);
-        failing.set(true);
-        assertThrows(IolabException.class, () -> j.append(Payloads.of(6, Payloads.size(6, MAX))));
-        closeQuietly(j);
-        failing.set(false);
+        failTheSyncOf(dir, options(Backend.CHANNEL_HEAP, Durability.ALWAYS, failing), failing, 6);
         Path segment = segments(dir).getFirst();
-        Object before = Files.readAttributes(segment, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+        Object before = fileKey(segment);
         long size = Files.size(segment);
         // what an earlier open's rewrite left when it stopped before its rename
         Files.write(segment.resolveSibling(segment.getFileName() + ".tmp"), new byte[100]);
         try (Journal r = Journal.open(dir, plain(Backend.CHANNEL_HEAP))) {
             assertEquals(6, r.nextSequence());
         }
-        Object after = Files.readAttributes(segment, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+        Object after = fileKey(segment);
         assertFalse(before.equals(after), "the segment was rewritten into a new file");
         assertEquals(size, Files.size(segment), "preallocated as the segment was");
         assertEquals(List.of(segment), segments(dir));
@@ -217,23 +194,29 @@ class JournalFailedSyncTest {
         assertEquals(6, Payloads.readIntact(dir, plain(Backend.CHANNEL_HEAP), MAX, "after the rewrite"));
     }
 
-    /** A journal whose forces throw {@code cause} (wrapped) while {@code failing} is set. */
+    /** A journal whose forces throw {@code cause} (wrapped; null for none) while {@code failing} is set. */
     private static JournalOptions throwingForces(AtomicBoolean failing, Throwable cause) {
-        return plain(Backend.CHANNEL_HEAP).withDurability(Durability.ALWAYS).withOpener((f, w) -> {
-            StorageFile d = Backend.CHANNEL_HEAP.open(f, w);
-            return !w ? d : (StorageFile) Proxy.newProxyInstance(StorageFile.class.getClassLoader(),
-                    new Class<?>[] {StorageFile.class}, (proxy, method, args) -> {
-                        if (method.getName().startsWith("force") && failing.get()) {
-                            throw cause == null ? new IolabException("cannot sync " + d.path())
-                                    : new IolabException("cannot sync " + d.path(), cause);
-                        }
-                        try {
-                            return method.invoke(d, args);
-                        } catch (InvocationTargetException e) {
-                            throw e.getCause();
-                        }
-                    });
-        });
+        return plain(Backend.CHANNEL_HEAP).withDurability(Durability.ALWAYS).withOpener((f, w) -> w
+                ? FailingForces.wrap(Backend.CHANNEL_HEAP.open(f, true), failing, cause)
+                : Backend.CHANNEL_HEAP.open(f, false));
+    }
+
+    /**
+     * Appends records 0 to {@code n - 1} to a new journal in {@code dir} whose syncs fail on demand, then record n with
+     * its sync failing, and closes the failed journal; the syncs work again afterwards.
+     */
+    private static void failTheSyncOf(Path dir, JournalOptions o, AtomicBoolean failing, long n) {
+        Journal j = Journal.open(dir, o);
+        Payloads.append(j, 0, n, MAX);
+        failing.set(true);
+        IolabException e = assertThrows(IolabException.class, () -> j.append(Payloads.of(n, Payloads.size(n, MAX))));
+        assertTrue(e.getMessage().contains("injected"), e.getMessage());
+        closeQuietly(j);
+        failing.set(false);
+    }
+
+    private static Object fileKey(Path file) throws IOException {
+        return Files.readAttributes(file, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
     }
 
     @Test
@@ -243,11 +226,7 @@ class JournalFailedSyncTest {
                 new java.nio.channels.AsynchronousCloseException(), new java.io.InterruptedIOException())) {
             Path dir = tmp.resolve("j" + cause.getClass().getSimpleName());
             AtomicBoolean failing = new AtomicBoolean();
-            Journal j = Journal.open(dir, throwingForces(failing, cause));
-            Payloads.append(j, 0, 4, MAX);
-            failing.set(true);
-            assertThrows(IolabException.class, () -> j.append(Payloads.of(4, Payloads.size(4, MAX))));
-            closeQuietly(j);
+            failTheSyncOf(dir, throwingForces(failing, cause), failing, 4);
             assertEquals(4, FailedSync.read(dir), cause.toString());
             assertEquals(4, Payloads.readIntact(dir, plain(Backend.CHANNEL_HEAP), MAX, cause.toString()));
         }
@@ -258,11 +237,7 @@ class JournalFailedSyncTest {
         // e.g. a simulated process death in the tests' faulty storage: the pages stay dirty
         Path dir = tmp.resolve("j");
         AtomicBoolean failing = new AtomicBoolean();
-        Journal j = Journal.open(dir, throwingForces(failing, null));
-        Payloads.append(j, 0, 4, MAX);
-        failing.set(true);
-        assertThrows(IolabException.class, () -> j.append(Payloads.of(4, Payloads.size(4, MAX))));
-        closeQuietly(j);
+        failTheSyncOf(dir, throwingForces(failing, null), failing, 4);
         assertFalse(Files.exists(FailedSync.of(dir)));
         assertEquals(5, Payloads.readIntact(dir, plain(Backend.CHANNEL_HEAP), MAX, "no note"));
     }
@@ -285,13 +260,12 @@ class JournalFailedSyncTest {
         assertTrue(e.getMessage().contains("cannot sync"), e.getMessage());
         assertEquals(10, FailedSync.read(dir), "nothing to cut, but the records go to fresh blocks");
         Path segment = segments(dir).getFirst();
-        Object before = Files.readAttributes(segment, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+        Object before = fileKey(segment);
         try (Journal r = Journal.open(dir, plain(Backend.CHANNEL_HEAP))) {
             assertEquals(10, r.nextSequence());
             assertEquals(9, r.durableSequence());
         }
-        assertFalse(before.equals(Files.readAttributes(segment,
-                java.nio.file.attribute.BasicFileAttributes.class).fileKey()), "rewritten into a new file");
+        assertFalse(before.equals(fileKey(segment)), "rewritten into a new file");
         assertFalse(Files.exists(FailedSync.of(dir)));
         assertEquals(10, Payloads.readIntact(dir, plain(Backend.CHANNEL_HEAP), MAX, "after the rewrite"));
     }
@@ -300,12 +274,7 @@ class JournalFailedSyncTest {
     void aNoteThatCannotBeAppliedRefusesTheOpenAndStaysUntilARepair() throws IOException {
         AtomicBoolean failing = new AtomicBoolean();
         Path dir = tmp.resolve("j");
-        Journal j = Journal.open(dir, options(Backend.CHANNEL_HEAP, Durability.ALWAYS, failing));
-        Payloads.append(j, 0, 6, MAX);
-        failing.set(true);
-        assertThrows(IolabException.class, () -> j.append(Payloads.of(6, Payloads.size(6, MAX))));
-        closeQuietly(j);
-        failing.set(false);
+        failTheSyncOf(dir, options(Backend.CHANNEL_HEAP, Durability.ALWAYS, failing), failing, 6);
         Path segment = segments(dir).getFirst();
         byte[] bytes = Files.readAllBytes(segment);
         bytes[28] ^= 1; // the header's capacity: its CRC fails
@@ -400,13 +369,8 @@ class JournalFailedSyncTest {
         // "ok" and repair did nothing, so no tool could open the journal again
         AtomicBoolean failing = new AtomicBoolean();
         Path dir = tmp.resolve("j");
-        Journal j = Journal.open(dir, options(Backend.CHANNEL_HEAP, Durability.ALWAYS, failing)
-                .withSegmentSize(1 << 20));
-        Payloads.append(j, 0, 20, MAX);
-        failing.set(true);
-        assertThrows(IolabException.class, () -> j.append(Payloads.of(20, Payloads.size(20, MAX))));
-        closeQuietly(j);
-        failing.set(false);
+        failTheSyncOf(dir, options(Backend.CHANNEL_HEAP, Durability.ALWAYS, failing).withSegmentSize(1 << 20), failing,
+                20);
         Path segment = segments(dir).getFirst();
         long record5;
         try (Journal r = Journal.openReadOnly(dir, plain(Backend.CHANNEL_HEAP))) {

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +14,7 @@ import org.iolab.IolabException;
 import org.iolab.journal.JournalTestAccess;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
-import org.iolab.storage.StorageFile;
+import org.iolab.storage.FailingForces;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -28,21 +26,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 class StoreFailedSyncTest {
     @org.junit.jupiter.api.io.TempDir
     Path tmp;
-
-    private static StorageFile failingSyncs(StorageFile d, AtomicBoolean failing) {
-        return (StorageFile) Proxy.newProxyInstance(StorageFile.class.getClassLoader(),
-                new Class<?>[] {StorageFile.class}, (proxy, method, args) -> {
-                    if (method.getName().startsWith("force") && failing.get()) {
-                        throw new IolabException("cannot sync " + d.path() + " (injected)",
-                                new java.io.IOException("Input/output error"));
-                    }
-                    try {
-                        return method.invoke(d, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
-    }
 
     private static byte[] b(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
@@ -89,7 +72,7 @@ class StoreFailedSyncTest {
         Path file = tmp.resolve("s");
         StoreOptions plain = StoreOptions.defaults().withBackend(Backend.SEGMENT).withDurability(durability);
         StoreOptions faulty = plain.withJournalTweak(j -> JournalTestAccess.withOpener(j,
-                (f, writable) -> writable ? failingSyncs(Backend.SEGMENT.open(f, true), failing)
+                (f, writable) -> writable ? FailingForces.wrap(Backend.SEGMENT.open(f, true), failing)
                         : Backend.SEGMENT.open(f, false)));
         Store s = Store.open(file, faulty);
         for (int i = 0; i < 50; i++) {
