@@ -11,7 +11,12 @@
 # Every record reported durable in 1 and 2 must be there in 3. Needs root, loop devices and a built iolab-core
 # (./mvnw -q -DskipTests package). docs/RESULTS.md (session of 2026-11-25 03:04) has the results.
 #
-# usage: sudo scripts/eio-rig.sh [BACKEND] [DURABILITY] [ROOM_KIB] [PREALLOCATION] [CLASSPATH]
+# usage: sudo [PROBE=journal|store|plain] scripts/eio-rig.sh [BACKEND] [DURABILITY] [ROOM_KIB] [PREALLOCATION] [CLASSPATH]
+#   PROBE         journal (default): scripts/probes/EioProbe.java;
+#                 store: scripts/probes/StoreEioProbe.java, puts of 4000-byte values (its 64 MiB redo segments need a
+#                 512 MiB device over a 64 MiB tmpfs), the same three steps;
+#                 plain: no iolab, scripts/probes/plain_fdatasync.py (4 KiB pwrite + fdatasync; PREALLOCATION is
+#                 fallocate, zero or none), then the remount, without the reopen
 #   BACKEND       segment (default), mapped, channel-heap, channel-direct, raf
 #   DURABILITY    ALWAYS (default), BATCH, NONE
 #   ROOM_KIB      tmpfs space left for the journal, in KiB (default 4096: the failure comes mid-segment)
@@ -19,6 +24,7 @@
 #   CLASSPATH     the iolab classes to run (default iolab-core/target/classes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+PROBE=${PROBE:-journal}
 BACKEND=${1:-segment}; DURABILITY=${2:-ALWAYS}; ROOM=${3:-4096}; PREALLOC=${4:-FALLOCATE}
 CP=${5:-iolab-core/target/classes}
 JAVA=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}/bin/java
@@ -34,9 +40,15 @@ cleanup() {
 }
 trap cleanup EXIT
 mkdir -p "$WORK/backing" "$WORK/fs" "$WORK/classes"
-"${JAVA%/java}/javac" -d "$WORK/classes" -cp "$CP" scripts/probes/EioProbe.java
-mount -t tmpfs -o size=24m tmpfs "$WORK/backing"
-truncate -s 64M "$WORK/backing/disk.img"
+case "$PROBE" in
+    journal) CLASS=EioProbe; TMPFS=24m; DISK=64M ;;
+    store) CLASS=StoreEioProbe; TMPFS=64m; DISK=512M ;;
+    plain) CLASS=; TMPFS=24m; DISK=64M ;;
+    *) echo "eio-rig: PROBE must be journal, store or plain" >&2; exit 2 ;;
+esac
+[ -z "$CLASS" ] || "${JAVA%/java}/javac" -d "$WORK/classes" -cp "$CP" "scripts/probes/$CLASS.java"
+mount -t tmpfs -o size=$TMPFS tmpfs "$WORK/backing"
+truncate -s $DISK "$WORK/backing/disk.img"
 LOOP=$(losetup -f --show "$WORK/backing/disk.img")
 mkfs.ext4 -q "$LOOP"
 mount "$LOOP" "$WORK/fs"
@@ -44,14 +56,25 @@ avail=$(df --output=avail -k "$WORK/backing" | tail -1)
 dd if=/dev/zero of="$WORK/backing/filler" bs=1k count=$((avail - ROOM)) status=none
 probe() {
     "$JAVA" --enable-native-access=ALL-UNNAMED -Dprealloc="$PREALLOC" -Dbackend="$BACKEND" \
-        -cp "$CP:$WORK/classes" EioProbe "$@"
+        -cp "$CP:$WORK/classes" "$CLASS" "$@"
 }
-echo "-- appending ($BACKEND, $DURABILITY, $PREALLOC, $ROOM KiB left on the device)"
+remount() {
+    umount "$WORK/fs"
+    mount "$LOOP" "$WORK/fs"
+    echo "-- after a remount: what the device holds"
+}
+if [ "$PROBE" = plain ]; then
+    echo "-- 4 KiB pwrite + fdatasync ($PREALLOC, $ROOM KiB left on the device)"
+    python3 scripts/probes/plain_fdatasync.py "$WORK/fs/f" write "$PREALLOC"
+    rm -f "$WORK/backing/filler"
+    remount
+    python3 scripts/probes/plain_fdatasync.py "$WORK/fs/f" read
+    exit 0
+fi
+echo "-- writing ($PROBE, $BACKEND, $DURABILITY, $PREALLOC, $ROOM KiB left on the device)"
 probe write "$WORK/fs/j" "$DURABILITY" 20000
 rm -f "$WORK/backing/filler"
 echo "-- reopened in the same boot, the device working again"
 probe read "$WORK/fs/j" "$DURABILITY" 50
-umount "$WORK/fs"
-mount "$LOOP" "$WORK/fs"
-echo "-- after a remount: what the device holds"
+remount
 probe read "$WORK/fs/j" "$DURABILITY"
