@@ -1042,28 +1042,26 @@ public final class Journal implements AutoCloseable {
         if (s < 0 && !files.isEmpty()) {
             throw foreignNote(lost, "before the journal's first segment " + files.getFirst().getFileName());
         }
-        if (s >= 1 && Format.parseName(files.get(s)) == lost && checkedHeader(files.get(s)) == null) {
+        if (s >= 1 && Format.parseName(files.get(s)) == lost && readHeader(files.get(s)) == null) {
             // a segment made by the roll whose seal failed at this segment's header: none of its records was durable,
             // and its header may never have reached the device; it goes with the later ones
             s--;
         }
         // every check before anything changes: a note the open refuses cuts nothing
         long cutAt = -1;
-        long capacity = 0;
+        SegmentRef cut = null;
         if (s >= 0) {
             Path file = files.get(s);
-            long firstSeq = Format.parseName(file);
-            ByteBuffer h = checkedHeader(file);
-            if (h == null) {
-                throw noteNotApplied(file, 0, lost, headerProblem(file));
+            cut = readHeader(file);
+            if (cut == null) {
+                throw noteNotApplied(file, 0, lost, "the segment header is damaged or missing");
             }
-            capacity = h.getLong(24);
-            long[] stop = offsetOf(new SegmentRef(firstSeq, file, capacity), lost);
+            long[] stop = offsetOf(cut, lost);
             if (stop[1] != 0) {
                 throw noteNotApplied(file, stop[0], lost, "a record there fails its check");
             }
-            cutAt = firstSeq == lost ? Format.HEADER_SIZE : stop[0];
-            long mark = Format.syncedMark(h, firstSeq, capacity);
+            cutAt = cut.firstSeq == lost ? Format.HEADER_SIZE : stop[0];
+            long mark = cut.syncedMark;
             if (cutAt < mark) {
                 // no writer notes a record below a mark it wrote (a mark follows a completed force): not this
                 // journal's note, or a stale one
@@ -1074,7 +1072,7 @@ public final class Journal implements AutoCloseable {
         for (int i = files.size() - 1; i > s; i--) {
             // made after the last force that completed: every record in it is from the sequence named on
             Path file = files.get(i);
-            if (checkedHeader(file) != null) {
+            if (readHeader(file) != null) {
                 deleteSegment(file);
             } else {
                 try {
@@ -1086,17 +1084,15 @@ public final class Journal implements AutoCloseable {
         }
         if (s >= 0) {
             if (s >= 1) {
-                Path previous = files.get(s - 1);
-                ByteBuffer h = checkedHeader(previous);
-                if (h != null && !Format.sealStarted(h)) {
-                    long[] stop = offsetOf(new SegmentRef(Format.parseName(previous), previous, h.getLong(24)),
-                            Long.MAX_VALUE);
+                SegmentRef previous = readHeader(files.get(s - 1));
+                if (previous != null && !previous.sealedOnDisk) {
+                    long[] stop = offsetOf(previous, Long.MAX_VALUE);
                     if (stop[1] == 0) {
-                        rewritePrefix(previous, h.getLong(24), stop[0]);
+                        rewritePrefix(previous.path, previous.capacity, stop[0]);
                     }
                 }
             }
-            rewritePrefix(files.get(s), capacity, cutAt);
+            rewritePrefix(cut.path, cut.capacity, cutAt);
         }
         FailedSync.clear(dir, true);
     }
@@ -1117,24 +1113,6 @@ public final class Journal implements AutoCloseable {
                     return new long[] {c.recordStart(), 1};
                 }
             }
-        }
-    }
-
-    /** @return the header of segment {@code file} when it checks out, else null ({@link #headerProblem} says why) */
-    private ByteBuffer checkedHeader(Path file) {
-        ByteBuffer h = readHeaderOf(file);
-        return h != null && Format.checkHeader(h, Format.parseName(file)) == null ? h : null;
-    }
-
-    /** @return what is wrong with the header of segment {@code file}, or null when it checks out */
-    private String headerProblem(Path file) {
-        ByteBuffer h = readHeaderOf(file);
-        return h == null ? "the file is shorter than a segment header" : Format.checkHeader(h, Format.parseName(file));
-    }
-
-    private ByteBuffer readHeaderOf(Path file) {
-        try (StorageFile f = opener.open(file, false)) {
-            return Format.readHeader(f);
         }
     }
 
