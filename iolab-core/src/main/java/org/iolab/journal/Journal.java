@@ -35,6 +35,7 @@ import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
 import org.iolab.storage.FileLocks;
 import org.iolab.storage.StorageFile;
+import org.iolab.storage.SyncFailureNote;
 
 /**
  * A crash-safe, append-only log of records in a directory: one writer, any number of concurrent readers in
@@ -838,7 +839,7 @@ public final class Journal implements AutoCloseable {
     // ---------------------------------------------------------------- recovery
 
     private void recover() {
-        if (Files.exists(FailedSync.of(dir)) || Files.exists(dir.resolve(FailedSync.NAME + ".tmp"))) {
+        if (FailedSync.present(dir)) {
             cutAfterFailedSync();
         }
         List<Path> files = listSegments(dir);
@@ -1863,18 +1864,9 @@ public final class Journal implements AutoCloseable {
         }
     }
 
-    /**
-     * @return whether {@code e} says a force did not complete: an {@code IOException} in its causes (an I/O error
-     *     from {@code fsync} or {@code msync}, such as EIO or ENOSPC, or an interrupt or a close during it, which the
-     *     JDK reports instead of the call's own result: the call ran to its end and may have failed)
-     */
+    /** @return whether {@code e} says a force did not complete ({@link SyncFailureNote#writeBackFailed}) */
     static boolean writeBackFailed(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof IOException) {
-                return true;
-            }
-        }
-        return false;
+        return SyncFailureNote.writeBackFailed(e);
     }
 
     private void advanceDurable(long seq) {

@@ -14,6 +14,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 import org.iolab.IolabException;
+import org.iolab.storage.StorageFile;
 
 /**
  * The index checkpoint file {@code FILE.idx} (see {@link Store}): the index's entries (8 bytes per record), shard by
@@ -60,9 +61,15 @@ final class IndexFile {
         return idx.resolveSibling(idx.getFileName() + ".tmp");
     }
 
-    /** Writes {@code FILE.idx.tmp}, syncs it, renames it over {@code FILE.idx} and syncs the directory. */
+    /**
+     * Writes {@code FILE.idx.tmp}, syncs it, renames it over {@code FILE.idx} and syncs the directory.
+     *
+     * @param opener how the temporary file is written ({@link StoreOptions#indexOpener()})
+     * @param syncFailed told first when the sync of {@code FILE.idx.tmp} fails (the write-back of the store's files
+     *     failed: {@code Store}'s failed-sync note)
+     */
     static void write(Path dataFile, Header covers, KeyIndex index, FreeSpace free, long liveBytes,
-            long storedBytes) {
+            long storedBytes, FileOpener opener, java.util.function.Consumer<Throwable> syncFailed) {
         Path idx = of(dataFile);
         Path tmp = unfinished(dataFile);
         // the old FILE.idx is about to be replaced: its entries must be placed before its mapping goes
@@ -89,14 +96,18 @@ final class IndexFile {
         crc.update(b.array(), 0, b.position());
         b.putInt((int) crc.getValue()).putInt(0);
         b.flip();
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            while (b.hasRemaining()) {
-                ch.write(b);
+        try (StorageFile ch = opener.open(tmp, true)) {
+            ch.truncate(0);
+            ch.write(0, b);
+            try {
+                ch.force(true);
+            } catch (RuntimeException e) {
+                syncFailed.accept(e);
+                throw e;
             }
-            ch.force(true);
-        } catch (IOException e) {
-            IolabException failure = IolabException.io("write the index checkpoint", tmp, e);
+        } catch (RuntimeException e) {
+            // the cause names the file, offset and what to do (a full disk: free some space)
+            IolabException failure = new IolabException("cannot write the index checkpoint: " + e.getMessage(), e);
             try {
                 // not left behind half written (on a full disk, an empty one was)
                 Files.deleteIfExists(tmp);

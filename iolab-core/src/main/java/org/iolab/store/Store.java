@@ -29,6 +29,7 @@ import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
 import org.iolab.storage.FileLocks;
 import org.iolab.storage.StorageFile;
+import org.iolab.storage.SyncFailureNote;
 
 /**
  * A crash-safe keyed record store in one file: Bruno's design (a record header, an in-memory index, delete by
@@ -38,7 +39,9 @@ import org.iolab.storage.StorageFile;
  * <h2>Files</h2>
  * {@code FILE} the data, {@code FILE.lock} the writer's lock, {@code FILE.idx} the index checkpoint,
  * {@code FILE.wal/} the redo log (an {@link Journal}; {@link Durability#BATCH} and {@link Durability#ALWAYS} only),
- * {@code FILE.compact} a compaction in progress. All integers are little-endian.
+ * {@code FILE.compact} a compaction in progress, {@code FILE.failed} the note a failed sync of the data file leaves
+ * (the next writable open copies the data file into {@code FILE.rewrite}, new blocks, and renames it over the file:
+ * see <em>A sync that fails</em> below). All integers are little-endian.
  *
  * <h2>Data file</h2>
  * A 4 KiB header page holds two header copies, A at offset 0 and B at 512; each header write goes to the copy
@@ -125,6 +128,16 @@ import org.iolab.storage.StorageFile;
  * (a segment cut, zeroed or deleted after they were acknowledged): the open throws {@link StoreCorruptedException}
  * before it writes anything, and {@link #repair} rebuilds the index from the data file, keeping them.
  *
+ * <h2>A sync that fails</h2>
+ * When the write-back of a page fails (an I/O error, or ENOSPC on a thin-provisioned volume), Linux reports it to one
+ * {@code fsync} and marks the page clean, its bytes still in the page cache but not on the device. The failed sync
+ * throws, the store can no longer write, and a sync of the data file that failed leaves {@code FILE.failed}. The next
+ * writable open (in the same boot, the page cache still holds what the failed sync wrote) copies the whole data file
+ * into new blocks ({@code FILE.rewrite}, synced, renamed over the file) before it reads it, then deletes the note.
+ * Without that copy the open's recovery would read the pages back and its checkpoint would call them durable without
+ * writing them; after a reboot the store was refused as damaged. A failed sync of the redo log leaves the journal's
+ * own note, and its open cuts the log at the first operation no completed sync covers.
+ *
  * <h2>What the format assumes</h2>
  * Nothing about sector atomicity: a torn header write leaves the other header copy; a torn or lost slot write
  * after a checkpoint is either redone from the redo log or was never acknowledged (its CRC fails, or its sequence
@@ -156,6 +169,8 @@ import org.iolab.storage.StorageFile;
  */
 public final class Store implements AutoCloseable {
     private static final int READ_CHUNK = 256;
+    /** The copy's buffer in {@link #rewriteAfterFailedSync}. */
+    private static final int REWRITE_CHUNK = 1 << 20;
     /** Values up to this long are compressed when the file has a symbol table; longer ones are stored plain. */
     static final int PACK_MAX = 1 << 20;
     /** A compaction with compression trains its table on at most this many evenly spaced live values... */
@@ -304,6 +319,8 @@ public final class Store implements AutoCloseable {
     private volatile long prefaultFrom;
     private volatile boolean closed;
     private volatile Throwable failure;
+    /** Whether a failed sync of the data file has left its note ({@link #noteFailedSync}): once per store. */
+    private volatile boolean syncFailureNoted;
 
     private Store(Path file, StoreOptions options, FileLock lock, List<StoreReport.Problem> repairs) {
         this(file, options, lock, repairs, null);
@@ -320,6 +337,9 @@ public final class Store implements AutoCloseable {
         this.redo = options.durability() != Durability.NONE;
         this.lock = lock;
         this.repairs = repairs;
+        if (!readOnly) {
+            rewriteAfterFailedSync(file);
+        }
         this.data = options.opener().open(file, !readOnly);
         // a read-only store reads with copies: a backend maps only a file it may write (StorageFile.mapping)
         this.unmapped = readOnly;
@@ -451,8 +471,8 @@ public final class Store implements AutoCloseable {
     }
 
     /**
-     * Deletes the store in {@code file}: its redo log, index checkpoint (and what an interrupted checkpoint or
-     * compaction left), data file and lock file, in that order.
+     * Deletes the store in {@code file}: its redo log, index checkpoint (and what an interrupted checkpoint,
+     * compaction or rewrite left), data file, failed-sync note and lock file, in that order.
      *
      * @param file the data file
      * @throws StoreLockedException when a writer has it open (nothing is deleted)
@@ -474,7 +494,9 @@ public final class Store implements AutoCloseable {
             IndexFile.delete(f);
             Files.deleteIfExists(IndexFile.unfinished(f));
             Files.deleteIfExists(compactOf(f));
+            Files.deleteIfExists(rewriteOf(f));
             Files.deleteIfExists(f);
+            SyncFailureNote.clear(failedOf(f), true);
             // last, and while held: a writer that opens it now finds no store to write to
             Files.deleteIfExists(lockFileOf(f));
         } catch (IOException e) {
@@ -611,7 +633,7 @@ public final class Store implements AutoCloseable {
             }
             if (rebuilt && options.checkpoint()) {
                 // the scan's index is exactly the clean header's checkpoint: replace the missing or damaged FILE.idx
-                IndexFile.write(file, h, index, free, liveBytes, storedBytes);
+                IndexFile.write(file, h, index, free, liveBytes, storedBytes, options.indexOpener(), this::noteFailedSync);
             }
             if (data.size() > dataEnd) {
                 truncateData(dataEnd);
@@ -629,7 +651,7 @@ public final class Store implements AutoCloseable {
             // header whose FILE.idx the next open trusts over data it no longer describes
             Header d = h.next(h.checkpointSeq(), h.dataEnd(), false, h.redoFlag());
             writeHeader(d);
-            data.force(false);
+            forceData(false);
             header = d;
         }
         // a header that names a redo log when there is none: the log was deleted by the checkpoint that wrote the
@@ -724,6 +746,75 @@ public final class Store implements AutoCloseable {
         return file.resolveSibling(file.getFileName() + ".wal");
     }
 
+    /** @return the note a failed sync of the data file in {@code file} leaves: {@code FILE.failed} */
+    static Path failedOf(Path file) {
+        return file.resolveSibling(file.getFileName() + ".failed");
+    }
+
+    /** @return where an open after a failed sync writes the copy of {@code file} it renames over the file */
+    static Path rewriteOf(Path file) {
+        return file.resolveSibling(file.getFileName() + ".rewrite");
+    }
+
+    /**
+     * A writable open (or a repair) after a sync of the data file failed ({@code FILE.failed}, a
+     * {@link SyncFailureNote}): the pages that sync wrote may be clean in the page cache without being on the device,
+     * and the recovery that follows would read them back, and its checkpoint would call them durable without writing
+     * them. So the whole file is first copied into {@code FILE.rewrite} (read through the page cache, written, synced),
+     * renamed over the data file and the folder synced; only then the note goes. Not rewritten in place: on ext4 the
+     * blocks of a failed write-back can stay unwritten, and data written to them again reads back as zeros after a
+     * remount (measured with {@code scripts/eio-rig.sh}: docs/RESULTS.md). The copy costs a read and a write of the
+     * file, once, after a failure. A copy that fails (the device still full) is deleted, and the note stays.
+     */
+    private static void rewriteAfterFailedSync(Path file) {
+        Path note = failedOf(file);
+        if (!SyncFailureNote.present(note)) {
+            return;
+        }
+        long seq = SyncFailureNote.read(note);
+        if (seq < 0) {
+            SyncFailureNote.clear(note, false); // what a power loss left of a note's write, or not a note
+            return;
+        }
+        if (Files.exists(file)) {
+            Path copy = rewriteOf(file);
+            try {
+                try (FileChannel from = FileChannel.open(file, StandardOpenOption.READ);
+                        FileChannel to = FileChannel.open(copy, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                                StandardOpenOption.TRUNCATE_EXISTING)) {
+                    ByteBuffer chunk = ByteBuffer.allocateDirect(REWRITE_CHUNK);
+                    long size = from.size();
+                    for (long p = 0; p < size; ) {
+                        chunk.clear().limit((int) Math.min(REWRITE_CHUNK, size - p));
+                        while (chunk.hasRemaining()) {
+                            if (from.read(chunk, p + chunk.position()) < 0) {
+                                throw new IOException("the file ended at offset " + (p + chunk.position())
+                                        + " while it was copied, before its size " + size);
+                            }
+                        }
+                        chunk.flip();
+                        while (chunk.hasRemaining()) {
+                            p += to.write(chunk, p);
+                        }
+                    }
+                    to.force(true);
+                }
+                Files.move(copy, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (IOException e) {
+                IolabException x = IolabException.io("rewrite the data file after a failed sync (" + note
+                        + " says one failed) into new blocks", file, e);
+                try {
+                    Files.deleteIfExists(copy);
+                } catch (IOException suppressed) {
+                    x.addSuppressed(suppressed);
+                }
+                throw x;
+            }
+            syncDirectory(file);
+        }
+        SyncFailureNote.clear(note, true);
+    }
+
     /** @return where a compaction of {@code file} writes its copy before renaming it over the file */
     private static Path compactOf(Path file) {
         return file.resolveSibling(file.getFileName() + ".compact");
@@ -813,7 +904,7 @@ public final class Store implements AutoCloseable {
         header = new Header(0, 0, Slots.DATA_START, true, ThreadLocalRandom.current().nextLong(), false, false);
         symbols = null;
         writeHeader(header);
-        data.force(true);
+        forceData(true);
         syncDirectory(file);
         dataEnd = Slots.DATA_START;
         startLog();
@@ -1923,7 +2014,12 @@ public final class Store implements AutoCloseable {
             // at NONE too, before any slot write: a power loss that kept a later slot write and lost this one would
             // leave the clean header and FILE.idx trusted over a data file that changed (stale offsets and holes, the
             // sequences restarted below records on disk). One sync of the header's page per open or checkpoint.
-            data.forceRange(0, Header.PAGE);
+            try {
+                data.forceRange(0, Header.PAGE);
+            } catch (RuntimeException | Error e) {
+                noteFailedSync(e);
+                throw e;
+            }
             header = h;
             dirtyOnDisk = true;
         }
@@ -1965,19 +2061,19 @@ public final class Store implements AutoCloseable {
                 // longer: debris after the data; shorter: a repaired file cut inside its header page
                 truncateData(dataEnd);
             }
-            data.force(true);
+            forceData(true);
             // a new incarnation: FILE.idx names this checkpoint only, never that of a copy of the store (a backup
             // restored, a file moved over another) that reached the same sequence and data end by other operations
             Header h = header.nextCheckpoint(lastSeq, end);
             if (options.checkpoint()) {
-                IndexFile.write(file, h, index, free, liveBytes, storedBytes);
+                IndexFile.write(file, h, index, free, liveBytes, storedBytes, options.indexOpener(), this::noteFailedSync);
             } else {
                 // an index loaded from FILE.idx may still read shards from its mapping: they move into memory first
                 index.placeAll();
                 IndexFile.delete(file);
             }
             writeHeader(h);
-            data.force(false);
+            forceData(false);
             header = h;
             dirtyOnDisk = false;
             checkpointSeq = lastSeq;
@@ -2202,7 +2298,7 @@ public final class Store implements AutoCloseable {
             dataEnd = end;
             header = h;
             if (options.checkpoint()) {
-                IndexFile.write(file, h, index, free, liveBytes, storedBytes);
+                IndexFile.write(file, h, index, free, liveBytes, storedBytes, options.indexOpener(), this::noteFailedSync);
             }
             return new CompactResult(n, before, data.size(), System.nanoTime() - t0);
         } finally {
@@ -2446,6 +2542,37 @@ public final class Store implements AutoCloseable {
         }
         if (lock != null) {
             FileLocks.release(lock);
+        }
+    }
+
+    /** {@code data.force(metadata)}, leaving the failed-sync note when it fails ({@link #noteFailedSync}). */
+    private void forceData(boolean metadata) {
+        try {
+            data.force(metadata);
+        } catch (RuntimeException | Error e) {
+            noteFailedSync(e);
+            throw e;
+        }
+    }
+
+    /**
+     * After a sync of the data file or of {@code FILE.idx} that did not complete (an I/O error, or an interrupt or
+     * close during it): leaves {@code FILE.failed}, so that the next writable open rewrites the data file into new
+     * blocks before it reads it ({@link #rewriteAfterFailedSync}). The index checkpoint's too: Linux reports a failed
+     * write-back to the sync of whichever file's pages failed, and in the rig ({@code scripts/eio-rig.sh}) a sync of
+     * the data file returned success, the sync of {@code FILE.idx.tmp} that followed failed, and the data file's last
+     * records were not on the device after a remount. It names the first operation the last checkpoint does not
+     * cover. A note that cannot be written is added to {@code e}.
+     */
+    private void noteFailedSync(Throwable e) {
+        if (readOnly || syncFailureNoted || !SyncFailureNote.writeBackFailed(e)) {
+            return;
+        }
+        syncFailureNoted = true;
+        try {
+            SyncFailureNote.record(failedOf(file), checkpointSeq + 1);
+        } catch (RuntimeException x) {
+            e.addSuppressed(x);
         }
     }
 

@@ -25,10 +25,11 @@ public final class StoreOptions {
     private final FileOpener opener;
     private final UnaryOperator<JournalOptions> journalTweak;
     private final boolean compression;
+    private final FileOpener indexOpener;
 
     private StoreOptions(Backend backend, Durability durability, Duration batchInterval, long batchBytes,
             boolean checkpoint, long redoLimit, FileOpener opener, UnaryOperator<JournalOptions> journalTweak,
-            boolean compression) {
+            boolean compression, FileOpener indexOpener) {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.durability = Objects.requireNonNull(durability, "durability");
         this.batchInterval = batchInterval;
@@ -38,13 +39,14 @@ public final class StoreOptions {
         this.opener = opener;
         this.journalTweak = journalTweak;
         this.compression = compression;
+        this.indexOpener = indexOpener;
     }
 
     /** @return the default options */
     public static StoreOptions defaults() {
         JournalOptions j = JournalOptions.defaults();
         return new StoreOptions(Backend.DEFAULT, Durability.BATCH, j.batchInterval(), j.batchBytes(), true,
-                64L << 20, null, null, false);
+                64L << 20, null, null, false, null);
     }
 
     /**
@@ -56,7 +58,7 @@ public final class StoreOptions {
             throw new IolabException("null backend: give one of " + java.util.Arrays.toString(Backend.values()));
         }
         return new StoreOptions(value, durability, batchInterval, batchBytes, checkpoint, redoLimit, opener,
-                journalTweak, compression);
+                journalTweak, compression, indexOpener);
     }
 
     /**
@@ -68,7 +70,7 @@ public final class StoreOptions {
             throw new IolabException("null durability: give NONE, BATCH or ALWAYS");
         }
         return new StoreOptions(backend, value, batchInterval, batchBytes, checkpoint, redoLimit, opener,
-                journalTweak, compression);
+                journalTweak, compression, indexOpener);
     }
 
     /**
@@ -86,7 +88,7 @@ public final class StoreOptions {
                     + " bytes: use an interval from 1 µs to a day and at least 1 byte");
         }
         return new StoreOptions(backend, durability, interval, bytes, checkpoint, redoLimit, opener, journalTweak,
-                compression);
+                compression, indexOpener);
     }
 
     /**
@@ -100,7 +102,7 @@ public final class StoreOptions {
      */
     public StoreOptions withCheckpoint(boolean value) {
         return new StoreOptions(backend, durability, batchInterval, batchBytes, value, redoLimit, opener,
-                journalTweak, compression);
+                journalTweak, compression, indexOpener);
     }
 
     /**
@@ -112,7 +114,7 @@ public final class StoreOptions {
             throw new IolabException("bad redo limit " + bytes + ": use at least 4096 bytes");
         }
         return new StoreOptions(backend, durability, batchInterval, batchBytes, checkpoint, bytes, opener,
-                journalTweak, compression);
+                journalTweak, compression, indexOpener);
     }
 
     /**
@@ -124,19 +126,25 @@ public final class StoreOptions {
      */
     public StoreOptions withCompression(boolean value) {
         return new StoreOptions(backend, durability, batchInterval, batchBytes, checkpoint, redoLimit, opener,
-                journalTweak, value);
+                journalTweak, value, indexOpener);
     }
 
     /** Tests: open the data file through {@code value} instead of the backend. */
     StoreOptions withOpener(FileOpener value) {
         return new StoreOptions(backend, durability, batchInterval, batchBytes, checkpoint, redoLimit, value,
-                journalTweak, compression);
+                journalTweak, compression, indexOpener);
+    }
+
+    /** Tests: write {@code FILE.idx} through {@code value} instead of {@link Backend#CHANNEL_HEAP}. */
+    StoreOptions withIndexOpener(FileOpener value) {
+        return new StoreOptions(backend, durability, batchInterval, batchBytes, checkpoint, redoLimit, opener,
+                journalTweak, compression, value);
     }
 
     /** Tests: change the redo log's journal options (e.g. to open its segments through a faulty opener). */
     StoreOptions withJournalTweak(UnaryOperator<JournalOptions> value) {
         return new StoreOptions(backend, durability, batchInterval, batchBytes, checkpoint, redoLimit, opener,
-                value, compression);
+                value, compression, indexOpener);
     }
 
     /** @return the storage backend */
@@ -176,6 +184,11 @@ public final class StoreOptions {
 
     FileOpener opener() {
         return opener != null ? opener : backend::open;
+    }
+
+    /** @return how {@code FILE.idx} is written: a positional {@code FileChannel} (it is written once, whole) */
+    FileOpener indexOpener() {
+        return indexOpener != null ? indexOpener : Backend.CHANNEL_HEAP::open;
     }
 
     JournalOptions journalOptions() {

@@ -13,6 +13,7 @@ import org.iolab.journal.VerifyReport;
 import org.iolab.storage.Backend;
 import org.iolab.storage.FileLocks;
 import org.iolab.storage.StorageFile;
+import org.iolab.storage.SyncFailureNote;
 
 /** {@link Store#verify(Path)}: reads everything, changes nothing. */
 final class Verifier {
@@ -39,6 +40,12 @@ final class Verifier {
 
     private static StoreReport check(Path file) {
         List<StoreReport.Problem> problems = new ArrayList<>();
+        Path note = Store.failedOf(file);
+        if (SyncFailureNote.read(note) >= 0) {
+            problems.add(new StoreReport.Problem(note, 0, "a sync of the data file failed (an I/O error): what it"
+                    + " wrote may not be on the device although it reads back now; the next open rewrites the data file"
+                    + " into new blocks", true));
+        }
         try (StorageFile f = Backend.DEFAULT.open(file, false)) {
             long size = f.size();
             if (size < Header.COPY_B + Header.SIZE && Store.isBlank(f, file)) {
