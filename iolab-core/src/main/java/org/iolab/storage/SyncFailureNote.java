@@ -90,9 +90,11 @@ public final class SyncFailureNote {
                 while (b.hasRemaining()) {
                     ch.write(b);
                 }
+                // renamed before its sync: on a failing device a sync can take long, and a writer killed meanwhile (a
+                // stop timeout) must leave the whole note where the next open looks
+                Files.move(tmp, note, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
                 forceQuietly(ch);
             }
-            Files.move(tmp, note, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (IOException e) {
             throw IolabException.io("write the failed-sync note", note, e);
         }
@@ -113,11 +115,17 @@ public final class SyncFailureNote {
 
     /**
      * @param note the note's path
-     * @return the sequence the note names, or -1 when there is no note or it does not check out (what a power loss
-     *     left of its write, or not a note)
+     * @return the sequence the note names (or its temporary file, when the note is missing), or -1 when there is no
+     *     note or it does not check out (what a power loss left of its write, or not a note)
      * @throws IolabException when the note is there but cannot be read
      */
     public static long read(Path note) {
+        long seq = readFile(note);
+        // a writer that died between the temporary file's write and its rename left the whole note there
+        return seq >= 0 || Files.exists(note, LinkOption.NOFOLLOW_LINKS) ? seq : readFile(tmpOf(note));
+    }
+
+    private static long readFile(Path note) {
         byte[] bytes;
         try (FileChannel ch = FileChannel.open(note, StandardOpenOption.READ)) {
             if (ch.size() != SIZE) {

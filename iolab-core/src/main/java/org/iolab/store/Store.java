@@ -554,6 +554,8 @@ public final class Store implements AutoCloseable {
             if (!readOnly) {
                 Files.deleteIfExists(compactOf(file));
                 Files.deleteIfExists(IndexFile.unfinished(file));
+                // a copy a failed-sync rewrite left when its note went some other way (a power loss)
+                Files.deleteIfExists(rewriteOf(file));
             }
         } catch (IOException e) {
             throw IolabException.io("delete the unfinished compaction file of", file, e);
@@ -771,19 +773,26 @@ public final class Store implements AutoCloseable {
         if (!SyncFailureNote.present(note)) {
             return;
         }
-        long seq = SyncFailureNote.read(note);
-        if (seq < 0) {
-            SyncFailureNote.clear(note, false); // what a power loss left of a note's write, or not a note
-            return;
-        }
+        // a note that does not check out (a power loss cut its write, or a user's file of that name) still gets the
+        // copy: an extra copy costs a read and a write; a missed one, records that are not on the device
+        boolean valid = SyncFailureNote.read(note) >= 0;
         if (Files.exists(file)) {
-            Path copy = rewriteOf(file);
+            Path real;
             try {
-                try (FileChannel from = FileChannel.open(file, StandardOpenOption.READ);
+                // the file itself, not a link to it: the copy goes beside it and replaces it, keeping the link
+                real = file.toRealPath();
+            } catch (IOException e) {
+                throw IolabException.io("find the data file (to rewrite it after a failed sync)", file, e);
+            }
+            Path copy = rewriteOf(real);
+            long size = 0;
+            try {
+                size = Files.size(real);
+                try (FileChannel from = FileChannel.open(real, StandardOpenOption.READ);
                         FileChannel to = FileChannel.open(copy, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                                 StandardOpenOption.TRUNCATE_EXISTING)) {
+                    copyAttributes(real, copy);
                     ByteBuffer chunk = ByteBuffer.allocateDirect(REWRITE_CHUNK);
-                    long size = from.size();
                     for (long p = 0; p < size; ) {
                         chunk.clear().limit((int) Math.min(REWRITE_CHUNK, size - p));
                         while (chunk.hasRemaining()) {
@@ -793,16 +802,29 @@ public final class Store implements AutoCloseable {
                             }
                         }
                         chunk.flip();
+                        if (allZero(chunk)) {
+                            // a preallocated tail (a mapped backend grows the file in steps of up to 1 GiB): left a
+                            // hole, not written out, so the copy needs room for the data only (the next open's
+                            // mapping reserves the blocks again)
+                            p += chunk.remaining();
+                            continue;
+                        }
                         while (chunk.hasRemaining()) {
                             p += to.write(chunk, p);
                         }
                     }
+                    if (to.size() < size) {
+                        // the file's length, its zero tail a hole (one zero written at its end)
+                        to.write(ByteBuffer.allocate(1), size - 1);
+                    }
                     to.force(true);
                 }
-                Files.move(copy, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(copy, real, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (IOException e) {
-                IolabException x = IolabException.io("rewrite the data file after a failed sync (" + note
-                        + " says one failed) into new blocks", file, e);
+                IolabException x = new IolabException("cannot rewrite the data file " + real + " into new blocks, as"
+                        + " the next open after a failed sync must (" + note + " says one failed; the copy "
+                        + copy.getFileName() + " needs up to " + size + " bytes free beside it): "
+                        + IolabException.io("write", copy, e).getMessage(), e);
                 try {
                     Files.deleteIfExists(copy);
                 } catch (IOException suppressed) {
@@ -810,9 +832,55 @@ public final class Store implements AutoCloseable {
                 }
                 throw x;
             }
-            syncDirectory(file);
+            syncDirectory(real);
         }
-        SyncFailureNote.clear(note, true);
+        SyncFailureNote.clear(note, valid);
+    }
+
+    /** @return whether every byte of {@code b}, position to limit, is zero */
+    private static boolean allZero(ByteBuffer b) {
+        int i = b.position();
+        int end = b.limit();
+        for (; i + 8 <= end; i += 8) {
+            if (b.getLong(i) != 0) {
+                return false;
+            }
+        }
+        for (; i < end; i++) {
+            if (b.get(i) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Gives {@code copy} the permissions, owner and group of {@code file}, where the file system has them (a copy
+     * that replaces the data file must not make it readable to others, or leave it owned by another user than the
+     * store's). An owner that cannot be set (not root) stays the copier's: it could write the file, so it can
+     * write the copy.
+     */
+    static void copyAttributes(Path file, Path copy) throws IOException {
+        java.nio.file.attribute.PosixFileAttributeView from = Files.getFileAttributeView(file,
+                java.nio.file.attribute.PosixFileAttributeView.class);
+        java.nio.file.attribute.PosixFileAttributeView to = Files.getFileAttributeView(copy,
+                java.nio.file.attribute.PosixFileAttributeView.class);
+        if (from == null || to == null) {
+            return;
+        }
+        java.nio.file.attribute.PosixFileAttributes a = from.readAttributes();
+        to.setPermissions(a.permissions());
+        try {
+            java.nio.file.attribute.PosixFileAttributes b = to.readAttributes();
+            if (!a.group().equals(b.group())) {
+                to.setGroup(a.group());
+            }
+            if (!a.owner().equals(b.owner())) {
+                to.setOwner(a.owner());
+            }
+        } catch (IOException notPermitted) {
+            // see above
+        }
     }
 
     /** @return where a compaction of {@code file} writes its copy before renaming it over the file */
@@ -2568,9 +2636,9 @@ public final class Store implements AutoCloseable {
         if (readOnly || syncFailureNoted || !SyncFailureNote.writeBackFailed(e)) {
             return;
         }
-        syncFailureNoted = true;
         try {
             SyncFailureNote.record(failedOf(file), checkpointSeq + 1);
+            syncFailureNoted = true; // a note that could not be written is tried again at the next failure
         } catch (RuntimeException x) {
             e.addSuppressed(x);
         }

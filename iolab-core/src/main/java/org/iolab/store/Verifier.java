@@ -42,9 +42,9 @@ final class Verifier {
         List<StoreReport.Problem> problems = new ArrayList<>();
         Path note = Store.failedOf(file);
         if (SyncFailureNote.read(note) >= 0) {
-            problems.add(new StoreReport.Problem(note, 0, "a sync of the data file failed (an I/O error): what it"
-                    + " wrote may not be on the device although it reads back now; the next open rewrites the data file"
-                    + " into new blocks", true));
+            problems.add(new StoreReport.Problem(note, 0, "a sync of the store's files failed (an I/O error): what"
+                    + " it wrote may not be on the device although it reads back now; the next open rewrites the data"
+                    + " file into new blocks", true));
         }
         try (StorageFile f = Backend.DEFAULT.open(file, false)) {
             long size = f.size();
