@@ -13,10 +13,34 @@ final class Cursor implements AutoCloseable {
     private long expectedInSegment;
     private long sequence = -1;
     private boolean closed;
+    /**
+     * The {@link Journal#epoch()} this cursor's segments belong to: a read-only journal that read the files again
+     * (a writer replaced the one being followed) makes it reopen its segment, or fail when records it returned were
+     * cut.
+     */
+    private long epochSeen;
 
     Cursor(Journal journal, long from) {
         this.journal = journal;
         this.next = from;
+        this.epochSeen = journal.epoch();
+    }
+
+    /**
+     * The journal's view of the files was replaced since this cursor chose its segment: fails when a cut took a
+     * record this cursor returned; otherwise drops the segment, to be chosen again from the new view.
+     */
+    private void resynced() {
+        long now = journal.epoch();
+        IolabException cut = journal.cutSince(epochSeen, next);
+        if (cut != null) {
+            throw cut;
+        }
+        epochSeen = now;
+        if (seg != null) {
+            seg.close();
+            seg = null;
+        }
     }
 
     /** @return the sequence the next {@link #advance()} returns */
@@ -52,6 +76,9 @@ final class Cursor implements AutoCloseable {
 
     private boolean advanceNow() {
         for (;;) {
+            if (journal.epoch() != epochSeen) {
+                resynced();
+            }
             if (seg == null) {
                 ref = journal.segmentFor(next);
                 if (ref.firstSeq > next) {
@@ -101,6 +128,11 @@ final class Cursor implements AutoCloseable {
                                 "record has sequence " + s + " where " + expectedInSegment + " was expected");
                     }
                     expectedInSegment++;
+                    if (s >= next && journal.epoch() != epochSeen) {
+                        // the view changed while this was read (the segment may be one a writer replaced since)
+                        resynced();
+                        continue;
+                    }
                     if (s >= next) {
                         sequence = s;
                         next = s + 1;
@@ -149,8 +181,9 @@ final class Cursor implements AutoCloseable {
     long forEach(RecordVisitor visitor) {
         long n = 0;
         for (;;) {
-            if (seg != null && next == expectedInSegment && !unpublished(ref, journal.tip())) {
-                Tip tip = journal.tip();
+            Tip tip = journal.tip();
+            // the epoch after the tip: a tip of a new view comes with its epoch (Journal.resync)
+            if (seg != null && next == expectedInSegment && journal.epoch() == epochSeen && !unpublished(ref, tip)) {
                 boolean known = ref == tip.segment() || ref.sealedEnd >= 0;
                 long limit = ref == tip.segment() ? tip.end() : known ? ref.sealedEnd : ref.capacity;
                 long run = seg.visitBuffered(limit, known, expectedInSegment, visitor);

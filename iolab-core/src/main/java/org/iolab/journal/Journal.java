@@ -206,7 +206,19 @@ public final class Journal implements AutoCloseable {
     private final JournalOptions options;
     private final StorageOpener opener;
     private final FileLock lock;
-    private final CopyOnWriteArrayList<SegmentRef> segments;
+    /**
+     * The segments, oldest first. Replaced whole only by a read-only journal's {@link #resync()} (after
+     * {@link #epoch}); a writer's list is the same object for its life.
+     */
+    private volatile CopyOnWriteArrayList<SegmentRef> segments;
+    /**
+     * Read-only journals: how many times {@link #resync()} replaced the view of the files (a writer's open rewrote a
+     * segment into a new file after a failed sync, or deleted the segment being followed). Written before the new
+     * {@link #segments} and {@link #tip}: a reader that sees either sees it ({@link Cursor}).
+     */
+    private volatile long epoch;
+    /** Read-only journals: the cuts {@link #resync()} found, oldest first. */
+    private final CopyOnWriteArrayList<Cut> cuts = new CopyOnWriteArrayList<>();
     private final long maxPayload;
 
     private final AppendLock writeLock = new AppendLock();
@@ -288,7 +300,9 @@ public final class Journal implements AutoCloseable {
         this.maxPayload = options.maxRecordSize();
         try {
             if (readOnly) {
-                attach();
+                tip = attach(segments);
+                durable = segments.getFirst().firstSeq - 1; // a reader cannot know what the writer synced
+                refresh();
             } else {
                 recover();
             }
@@ -372,8 +386,13 @@ public final class Journal implements AutoCloseable {
         return readOnly;
     }
 
-    /** Read-only open: the segments with valid headers, then the records of the last one. */
-    private void attach() {
+    /**
+     * Read-only opens (and {@link #resync()}): reads the segments with valid headers into {@code segments} (from the
+     * journal's start on).
+     *
+     * @return the tip at the start of the last segment ({@link #refresh()} finds its records)
+     */
+    private Tip attach(CopyOnWriteArrayList<SegmentRef> segments) {
         List<Path> files = listSegments(dir);
         boolean previousSealed = true;
         JournalCorruptedException damaged = null;
@@ -409,7 +428,7 @@ public final class Journal implements AutoCloseable {
             segments.add(ref);
         }
         int listed = segments.size();
-        pruneDeleted();
+        pruneDeleted(segments);
         if (segments.isEmpty() && damaged != null) {
             throw damaged; // records under a damaged header, and no segment else
         }
@@ -423,7 +442,7 @@ public final class Journal implements AutoCloseable {
         if (s < 0) {
             // the headers may have been read before a writer's deleteBefore marked its new first segment, and the old
             // start deleted since: read them again (the marker is synced before any segment goes)
-            pruneDeleted();
+            pruneDeleted(segments);
             for (SegmentRef r : segments) {
                 SegmentRef fresh = readHeader(r.path);
                 r.start = fresh != null && fresh.start;
@@ -445,13 +464,14 @@ public final class Journal implements AutoCloseable {
         }
         segments.subList(0, s).clear();
         SegmentRef last = segments.getLast();
-        tip = new Tip(last, Format.HEADER_SIZE, last.firstSeq);
-        durable = segments.getFirst().firstSeq - 1; // a reader cannot know what the writer synced
-        refresh();
+        return new Tip(last, Format.HEADER_SIZE, last.firstSeq);
     }
 
     /** @return the segment if its header is valid, else null (also while a writer is still creating it) */
     private SegmentRef readHeader(Path file) {
+        // asked before the open: a file replaced in between then reads as replaced later (a spare resync), never
+        // the other way round
+        Object key = readOnly ? fileKey(file) : null;
         StorageFile f;
         try {
             f = opener.open(file, false);
@@ -468,8 +488,144 @@ public final class Journal implements AutoCloseable {
             ref.start = Format.isStart(header, nameSeq);
             ref.sealedOnDisk = Format.sealStarted(header);
             ref.syncedMark = Format.syncedMark(header, nameSeq, ref.capacity);
+            ref.fileKey = key;
             return ref;
         }
+    }
+
+    /** @return the identity of the file at {@code path} (device and inode), or null when it is missing */
+    private static Object fileKey(Path path) {
+        try {
+            return Files.readAttributes(path, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** @return whether the file at {@code ref}'s path is no longer the one its header was read from */
+    private static boolean replaced(SegmentRef ref) {
+        return ref.fileKey != null && !ref.fileKey.equals(fileKey(ref.path));
+    }
+
+    /**
+     * Read-only journals, from {@link #refresh()} (refreshLock held): the segment being followed was replaced by a
+     * new file, or deleted with no segment after it. A writer's open does that after a failed sync
+     * ({@link FailedSync}): it writes the records it keeps into a new file and deletes the later segments, and appends
+     * after the cut. The files are read again, as an open does; when the journal now ends below what this reader
+     * had seen, the records in between were cut ({@link Cut}), and the readers that returned any of them are told so
+     * ({@link Cursor}) rather than go on with the writer's new records under the same sequences.
+     */
+    private void resync() {
+        Tip old = tip;
+        List<SegmentRef> was = segments;
+        // the cursor on the followed segment's old file, still open: its records are compared with the new file's
+        SegmentCursor oldFile = refreshCursor;
+        refreshCursor = null;
+        try {
+            CopyOnWriteArrayList<SegmentRef> fresh = new CopyOnWriteArrayList<>();
+            Tip start = attach(fresh);
+            SegmentRef last = start.segment();
+            long next = start.nextSeq();
+            long end = start.end();
+            try (SegmentCursor c = new SegmentCursor(opener, last.path, last.capacity, openForRead(last.path), end)) {
+                if (c.lengthSetAt(end)) {
+                    while (c.next(last.capacity, false) == SegmentCursor.Status.RECORD && c.sequence() == next) {
+                        next++;
+                        end = c.position();
+                    }
+                }
+            }
+            long cutFrom = cutFrom(was, old, oldFile, fresh);
+            long e = epoch + 1;
+            if (cutFrom < old.nextSeq()) {
+                cuts.add(new Cut(e, cutFrom, old.nextSeq() - 1));
+            }
+            epoch = e;
+            segments = fresh;
+            tip = new Tip(last, end, next);
+        } finally {
+            if (oldFile != null) {
+                oldFile.close();
+            }
+        }
+    }
+
+    /**
+     * @param was the segments before the resync, oldest first
+     * @param old the tip before it
+     * @param oldFile a cursor on the old file of {@code old}'s segment, or null
+     * @param fresh the segments now
+     * @return the first sequence a reader may have returned that is not in the journal now (a later one when none)
+     */
+    private long cutFrom(List<SegmentRef> was, Tip old, SegmentCursor oldFile, List<SegmentRef> fresh) {
+        // a writer's cut deletes the last segments and rewrites the one it cuts in: walk back from the followed one
+        // while the files are gone or new (a deleteBefore deletes the oldest, never the last, so it stops first)
+        long cutFrom = Long.MAX_VALUE;
+        for (int i = was.size() - 1; i >= 0; i--) {
+            SegmentRef r = was.get(i);
+            if (r.firstSeq >= old.nextSeq()) {
+                continue; // nothing of it was seen
+            }
+            boolean gone = !Files.exists(r.path);
+            if (!gone && !replaced(r)) {
+                break;
+            }
+            SegmentRef now = null;
+            for (SegmentRef f : fresh) {
+                if (f.path.equals(r.path)) {
+                    now = f;
+                }
+            }
+            if (gone || now == null || r != old.segment() || oldFile == null) {
+                // its records cannot be compared: all of them may be gone
+                cutFrom = r.firstSeq;
+                continue;
+            }
+            // the followed segment, rewritten: its records match up to the cut
+            try (SegmentCursor c = new SegmentCursor(opener, now.path, now.capacity, openForRead(now.path))) {
+                oldFile.rewind(Format.HEADER_SIZE);
+                for (long seq = r.firstSeq; seq < old.nextSeq(); seq++) {
+                    if (oldFile.next(old.end(), true) != SegmentCursor.Status.RECORD
+                            || c.next(now.capacity, false) != SegmentCursor.Status.RECORD
+                            || c.sequence() != seq || oldFile.sequence() != seq
+                            || !c.payload().equals(oldFile.payload())) {
+                        return Math.min(cutFrom, seq);
+                    }
+                }
+            }
+            return cutFrom;
+        }
+        return cutFrom;
+    }
+
+    /**
+     * Records {@code from} to {@code to} that a read-only journal's readers may have returned, cut by the writer
+     * (found by the {@link #resync()} that made epoch {@code epoch}).
+     */
+    record Cut(long epoch, long from, long to) {
+    }
+
+    /** @return how many times a read-only journal's view of the files was replaced ({@link #resync()}) */
+    long epoch() {
+        return epoch;
+    }
+
+    /**
+     * @param since the epoch a reader last saw
+     * @param next the next sequence that reader would return
+     * @return the error for that reader when a cut since then took a record it returned, else null
+     */
+    IolabException cutSince(long since, long next) {
+        for (Cut c : cuts) {
+            if (c.epoch() > since && next > c.from()) {
+                return new IolabException("journal " + dir + " was cut at sequence " + c.from() + " by its writer"
+                        + " (after a failed sync, its open drops the records no completed sync covers, and writes the"
+                        + " ones it keeps into new files): records " + c.from() + " to " + c.to() + ", which this"
+                        + " reader may have returned, may not be in the journal any more, and new records can take"
+                        + " their sequences; read again from sequence " + c.from());
+            }
+        }
+        return null;
     }
 
     /**
@@ -489,6 +645,15 @@ public final class Journal implements AutoCloseable {
             for (;;) {
                 Tip t = tip;
                 SegmentRef ref = t.segment();
+                if (ref.fileKey != null) {
+                    Object now = fileKey(ref.path);
+                    if (now != null && !now.equals(ref.fileKey)) {
+                        // a new file in its place: what the old one holds past the tip may be records a cut dropped
+                        resync();
+                        changed = true;
+                        continue;
+                    }
+                }
                 long end = t.end();
                 long next = t.nextSeq();
                 SegmentCursor c;
@@ -533,6 +698,11 @@ public final class Journal implements AutoCloseable {
                     }
                 }
                 if (nextRef == null) {
+                    if (replaced(ref)) {
+                        resync();
+                        changed = true;
+                        continue;
+                    }
                     return changed;
                 }
                 ref.sealedEnd = end;
@@ -2013,6 +2183,10 @@ public final class Journal implements AutoCloseable {
 
     /** Read-only: drops the oldest segments the writer has deleted since (it never deletes the last). */
     private void pruneDeleted() {
+        pruneDeleted(segments);
+    }
+
+    private void pruneDeleted(CopyOnWriteArrayList<SegmentRef> segments) {
         if (readOnly) {
             synchronized (refreshLock) {
                 while (segments.size() > 1 && !Files.exists(segments.getFirst().path)) {

@@ -22,6 +22,8 @@ final class SegmentRef {
      * value read beside a writer is a safe one.
      */
     long syncedMark = Format.HEADER_SIZE;
+    /** Read-only opens: the identity of the file its header was read from (a writer may put a new file there). */
+    Object fileKey;
     /**
      * The segment's whole-file lent mapping ({@link StorageFile#mappedBuffer()}), kept from the
      * first reader of a writer's own journal that made one: later readers take a view of it instead of mapping the
