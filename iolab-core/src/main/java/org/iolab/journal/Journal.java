@@ -178,6 +178,8 @@ public final class Journal implements AutoCloseable {
      * ({@link #syncedTo}); only the kernel's own write-back may write them, once.
      */
     private static final long PREFAULT_AHEAD = 8L << 20;
+    /** How often, at most, a read-only journal's refresh asks whether the followed file was replaced. */
+    private static final long IDENTITY_CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /**
      * A sync moves the active segment's synced mark (header bytes 48..63) when the records synced since the mark
      * reach this many bytes (or a quarter of a segment, if less), or the mark is {@link #MARK_MILLIS} old: each move
@@ -289,6 +291,8 @@ public final class Journal implements AutoCloseable {
     private final Object refreshLock = new Object();
     /** Read-only journals: {@link #refresh()}'s cursor on the tip's segment (guarded by {@link #refreshLock}). */
     private SegmentCursor refreshCursor;
+    /** Read-only journals: when {@link #refresh()} last compared the followed file's identity (refreshLock). */
+    private long identityCheckedAt = System.nanoTime() - IDENTITY_CHECK_NANOS;
 
     private Journal(Path dir, JournalOptions options, FileLock lock) {
         this.readOnly = lock == null;
@@ -645,7 +649,11 @@ public final class Journal implements AutoCloseable {
             for (;;) {
                 Tip t = tip;
                 SegmentRef ref = t.segment();
-                if (ref.fileKey != null) {
+                long checkedAt = System.nanoTime();
+                if (ref.fileKey != null && checkedAt - identityCheckedAt >= IDENTITY_CHECK_NANOS) {
+                    // at most once a millisecond (a stat cost a follower 2.5 µs a record): a writer's cut comes after
+                    // its predecessor's failure and an open, so the first refresh after it checks
+                    identityCheckedAt = checkedAt;
                     Object now = fileKey(ref.path);
                     if (now != null && !now.equals(ref.fileKey)) {
                         // a new file in its place: what the old one holds past the tip may be records a cut dropped
@@ -688,7 +696,8 @@ public final class Journal implements AutoCloseable {
                 // an empty last segment is named after the next sequence itself: it is not its own successor
                 Path following = next == ref.firstSeq ? null : dir.resolve(Format.fileName(next));
                 SegmentRef nextRef = following != null && Files.exists(following) ? readHeader(following) : null;
-                if (nextRef == null && !Files.exists(ref.path)) {
+                boolean gone = nextRef == null && !Files.exists(ref.path);
+                if (gone) {
                     // the writer rolled past this segment and deleted it (deleteBefore), and maybe its successors:
                     // go on at the oldest segment left after it; readers of the sequences between are told so
                     for (Path p : listSegments(dir)) {
@@ -698,7 +707,8 @@ public final class Journal implements AutoCloseable {
                     }
                 }
                 if (nextRef == null) {
-                    if (replaced(ref)) {
+                    if (gone && ref.fileKey != null) {
+                        // deleted with nothing after it: a writer's cut (deleteBefore never deletes the last segment)
                         resync();
                         changed = true;
                         continue;
