@@ -493,8 +493,8 @@ public final class Store implements AutoCloseable {
             }
             IndexFile.delete(f);
             Files.deleteIfExists(IndexFile.unfinished(f));
-            Files.deleteIfExists(compactOf(f));
-            Files.deleteIfExists(rewriteOf(f));
+            Files.deleteIfExists(compactOf(realOf(f)));
+            Files.deleteIfExists(rewriteOf(realOf(f)));
             Files.deleteIfExists(f);
             SyncFailureNote.clear(failedOf(f), true);
             // last, and while held: a writer that opens it now finds no store to write to
@@ -552,10 +552,11 @@ public final class Store implements AutoCloseable {
             // a compaction that did not reach its rename: the data file is still the old one, complete; a checkpoint
             // that did not reach its rename: FILE.idx is still the old one
             if (!readOnly) {
-                Files.deleteIfExists(compactOf(file));
+                Path real = realOf(file);
+                Files.deleteIfExists(compactOf(real));
                 Files.deleteIfExists(IndexFile.unfinished(file));
                 // a copy a failed-sync rewrite left when its note went some other way (a power loss)
-                Files.deleteIfExists(rewriteOf(file));
+                Files.deleteIfExists(rewriteOf(real));
             }
         } catch (IOException e) {
             throw IolabException.io("delete the unfinished compaction file of", file, e);
@@ -777,13 +778,8 @@ public final class Store implements AutoCloseable {
         // copy: an extra copy costs a read and a write; a missed one, records that are not on the device
         boolean valid = SyncFailureNote.read(note) >= 0;
         if (Files.exists(file)) {
-            Path real;
-            try {
-                // the file itself, not a link to it: the copy goes beside it and replaces it, keeping the link
-                real = file.toRealPath();
-            } catch (IOException e) {
-                throw IolabException.io("find the data file (to rewrite it after a failed sync)", file, e);
-            }
+            // the file itself, not a link to it: the copy goes beside it and replaces it, keeping the link
+            Path real = realOf(file);
             Path copy = rewriteOf(real);
             long size = 0;
             try {
@@ -880,6 +876,18 @@ public final class Store implements AutoCloseable {
             }
         } catch (IOException notPermitted) {
             // see above
+        }
+    }
+
+    /**
+     * @return the data file itself when {@code file} is a link to it (a compaction or a rewrite replaces the file the
+     *     link names, and writes its copy beside it), else {@code file}
+     */
+    static Path realOf(Path file) {
+        try {
+            return file.toRealPath();
+        } catch (IOException e) {
+            return file; // missing: nothing to replace
         }
     }
 
@@ -2270,7 +2278,9 @@ public final class Store implements AutoCloseable {
         // before the checkpoint, which merges the holes and cuts a free tail: that is part of what compaction saves
         long before = data.size();
         checkpoint();
-        Path tmp = compactOf(file);
+        // the file itself, not a link to it: the copy goes beside it and replaces it, keeping the link
+        Path real = realOf(file);
+        Path tmp = compactOf(real);
         try {
             Files.deleteIfExists(tmp);
         } catch (IOException e) {
@@ -2295,6 +2305,11 @@ public final class Store implements AutoCloseable {
                     table = train(offsets, n, ctx);
                 }
                 try (StorageFile out = options.opener().open(tmp, true)) {
+                    try {
+                        copyAttributes(real, tmp); // the file's permissions and owner, not the umask's
+                    } catch (IOException e) {
+                        throw IolabException.io("give the compacted copy the data file's permissions", tmp, e);
+                    }
                     out.truncate(0);
                     ByteBuffer chunk = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
                     long chunkAt = end;
@@ -2351,11 +2366,11 @@ public final class Store implements AutoCloseable {
             map = null;
             data.close();
             try {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                Files.move(tmp, real, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (IOException e) {
-                throw IolabException.io("rename the compacted file over", file, e);
+                throw IolabException.io("rename the compacted file over", real, e);
             }
-            syncDirectory(file);
+            syncDirectory(real);
             data = options.opener().open(file, true);
             remapped();
             index = fresh;

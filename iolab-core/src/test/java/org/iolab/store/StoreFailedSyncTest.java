@@ -450,4 +450,35 @@ class StoreFailedSyncTest {
         }
         assertFalse(Files.exists(Store.rewriteOf(file)));
     }
+
+    @ParameterizedTest
+    @EnumSource(value = Backend.class, names = {"CHANNEL_HEAP", "MAPPED"})
+    void aCompactionKeepsTheFilesPermissionsAndALinkToIt(Backend backend) throws Exception {
+        // found by the review of the failed-sync rewrite: compaction's copy had the same two faults
+        Path real = tmp.resolve("s");
+        StoreOptions o = StoreOptions.defaults().withBackend(backend);
+        try (Store s = Store.open(real, o)) {
+            for (int i = 0; i < 10; i++) {
+                s.put(b("k" + i), b("v" + i));
+            }
+        }
+        Files.setPosixFilePermissions(real, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r-----"));
+        Path link = tmp.resolve("link");
+        Files.createSymbolicLink(link, real);
+        Object was = inode(real);
+        try (Store s = Store.open(link, o)) {
+            s.delete(b("k3"));
+            s.compact();
+            assertNull(s.get(b("k3")));
+            assertArrayEquals(b("v4"), s.get(b("k4")));
+        }
+        assertTrue(Files.isSymbolicLink(link), "the link stays a link");
+        assertNotEquals(was, inode(real), "the file it points to was replaced by the compacted copy");
+        assertEquals("rw-r-----", java.nio.file.attribute.PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(real)));
+        try (Store s = Store.open(link, o)) {
+            assertEquals(9, s.size());
+        }
+        assertTrue(Store.verify(link).problems().isEmpty());
+    }
 }
