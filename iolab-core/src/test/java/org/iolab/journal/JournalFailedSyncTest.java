@@ -3,6 +3,7 @@ package org.iolab.journal;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -446,6 +447,25 @@ class JournalFailedSyncTest {
         assertFalse(Files.exists(dir.resolve(FailedSync.NAME + ".tmp")));
         assertArrayEquals(note, Files.readAllBytes(dir.resolve(FailedSync.NAME + ".cut")),
                 "kept aside, not deleted: it may be a file of the user's");
+    }
+
+    @Test
+    void aWholeNoteLeftInItsTemporaryFileStillCuts() throws IOException {
+        // a writer killed between the note's write and its rename (a review of the store's note found it)
+        Path dir = tmp.resolve("j");
+        try (Journal j = Journal.open(dir, plain(Backend.CHANNEL_HEAP))) {
+            Payloads.append(j, 0, 12, MAX);
+        }
+        // the close synced all 12: the note names the next one, and the open writes the segment into a new file
+        Files.write(dir.resolve(FailedSync.NAME + ".tmp"), FailedSync.encode(12).array());
+        assertEquals(12, FailedSync.read(dir));
+        Object was = Files.getAttribute(segments(dir).getFirst(), "unix:ino");
+        try (Journal j = Journal.open(dir, plain(Backend.CHANNEL_HEAP))) {
+            assertEquals(12, j.nextSequence());
+        }
+        assertFalse(FailedSync.present(dir));
+        assertNotEquals(was, Files.getAttribute(segments(dir).getFirst(), "unix:ino"), "rewritten");
+        assertEquals(12, Payloads.readIntact(dir, plain(Backend.CHANNEL_HEAP), MAX, "after the rewrite"));
     }
 
     @Test
