@@ -19,10 +19,12 @@ final class Cursor implements AutoCloseable {
      * cut.
      */
     private long epochSeen;
+    private final boolean readOnly;
 
     Cursor(Journal journal, long from) {
         this.journal = journal;
         this.next = from;
+        this.readOnly = journal.isReadOnly();
         this.epochSeen = journal.epoch();
     }
 
@@ -32,7 +34,7 @@ final class Cursor implements AutoCloseable {
      */
     private void resynced() {
         long now = journal.epoch();
-        IolabException cut = journal.cutSince(epochSeen, next);
+        IolabException cut = journal.cutSince(epochSeen, sequence);
         if (cut != null) {
             throw cut;
         }
@@ -74,13 +76,21 @@ final class Cursor implements AutoCloseable {
         }
     }
 
+    /** @return whether a read-only journal's view changed since this cursor chose its segment */
+    private boolean stale() {
+        return readOnly && journal.epoch() != epochSeen;
+    }
+
     private boolean advanceNow() {
         for (;;) {
-            if (journal.epoch() != epochSeen) {
+            if (stale()) {
                 resynced();
             }
             if (seg == null) {
                 ref = journal.segmentFor(next);
+                if (stale()) {
+                    continue; // chosen from a view that changed meanwhile
+                }
                 if (ref.firstSeq > next) {
                     throw journal.deleted(next);
                 }
@@ -96,8 +106,17 @@ final class Cursor implements AutoCloseable {
                     }
                     throw e;
                 }
+                if (readOnly && Journal.replaced(ref)) {
+                    // its path names another file than the view's (a writer's cut replaced it): the view goes first
+                    file.close();
+                    journal.fileReplaced();
+                    if (stale()) {
+                        continue;
+                    }
+                    return false; // the view could not be read again yet: no record for now
+                }
                 seg = new SegmentCursor(journal.opener(), ref.path, ref.capacity, file, Format.HEADER_SIZE,
-                        journal.isReadOnly() ? null : ref);
+                        readOnly ? null : ref);
                 expectedInSegment = ref.firstSeq;
             }
             // read after the segment is chosen: a roll adds the new segment before it publishes the tip in it
@@ -128,7 +147,7 @@ final class Cursor implements AutoCloseable {
                                 "record has sequence " + s + " where " + expectedInSegment + " was expected");
                     }
                     expectedInSegment++;
-                    if (s >= next && journal.epoch() != epochSeen) {
+                    if (s >= next && stale()) {
                         // the view changed while this was read (the segment may be one a writer replaced since)
                         resynced();
                         continue;
@@ -147,6 +166,9 @@ final class Cursor implements AutoCloseable {
                         return false;
                     }
                     SegmentRef following = journal.segmentAfter(ref);
+                    if (stale()) {
+                        continue; // the view changed: its segments are not this one's successors
+                    }
                     if (following == null) {
                         return false;
                     }
@@ -183,7 +205,7 @@ final class Cursor implements AutoCloseable {
         for (;;) {
             Tip tip = journal.tip();
             // the epoch after the tip: a tip of a new view comes with its epoch (Journal.resync)
-            if (seg != null && next == expectedInSegment && journal.epoch() == epochSeen && !unpublished(ref, tip)) {
+            if (seg != null && next == expectedInSegment && !stale() && !unpublished(ref, tip)) {
                 boolean known = ref == tip.segment() || ref.sealedEnd >= 0;
                 long limit = ref == tip.segment() ? tip.end() : known ? ref.sealedEnd : ref.capacity;
                 long run = seg.visitBuffered(limit, known, expectedInSegment, visitor);

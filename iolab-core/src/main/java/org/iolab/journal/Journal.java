@@ -291,6 +291,8 @@ public final class Journal implements AutoCloseable {
     private final Object refreshLock = new Object();
     /** Read-only journals: {@link #refresh()}'s cursor on the tip's segment (guarded by {@link #refreshLock}). */
     private SegmentCursor refreshCursor;
+    /** Read-only journals: since when {@link #resync()} has failed, or 0 (refreshLock). */
+    private long resyncFailingSince;
     /** Read-only journals: when {@link #refresh()} last compared the followed file's identity (refreshLock). */
     private long identityCheckedAt = System.nanoTime() - IDENTITY_CHECK_NANOS;
 
@@ -507,8 +509,44 @@ public final class Journal implements AutoCloseable {
     }
 
     /** @return whether the file at {@code ref}'s path is no longer the one its header was read from */
-    private static boolean replaced(SegmentRef ref) {
+    static boolean replaced(SegmentRef ref) {
         return ref.fileKey != null && !ref.fileKey.equals(fileKey(ref.path));
+    }
+
+    /**
+     * @return whether the followed segment {@code tip}, or the one before it, was replaced by another file: a writer's
+     *     cut writes the records it keeps of both into new files
+     */
+    private boolean cutSuspected(SegmentRef tip) {
+        Object now = fileKey(tip.path);
+        if (now != null && !now.equals(tip.fileKey)) {
+            return true;
+        }
+        SegmentRef before = null;
+        for (SegmentRef r : segments) {
+            if (r == tip) {
+                break;
+            }
+            before = r;
+        }
+        if (before == null || before.fileKey == null) {
+            return false;
+        }
+        Object was = fileKey(before.path);
+        return was != null && !was.equals(before.fileKey);
+    }
+
+    /** @return whether a segment of the view before {@code ref} is still in the folder */
+    private boolean anyBeforeLeft(SegmentRef ref) {
+        for (SegmentRef r : segments) {
+            if (r == ref || r.firstSeq >= ref.firstSeq) {
+                return false;
+            }
+            if (Files.exists(r.path)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -519,19 +557,24 @@ public final class Journal implements AutoCloseable {
      * had seen, the records in between were cut ({@link Cut}), and the readers that returned any of them are told so
      * ({@link Cursor}) rather than go on with the writer's new records under the same sequences.
      */
-    private void resync() {
+    private boolean resync() {
         Tip old = tip;
         List<SegmentRef> was = segments;
         // the cursor on the followed segment's old file, still open: its records are compared with the new file's
         SegmentCursor oldFile = refreshCursor;
-        refreshCursor = null;
+        CopyOnWriteArrayList<SegmentRef> fresh = new CopyOnWriteArrayList<>();
+        SegmentRef last;
+        long next;
+        long end;
         try {
-            CopyOnWriteArrayList<SegmentRef> fresh = new CopyOnWriteArrayList<>();
             Tip start = attach(fresh);
-            SegmentRef last = start.segment();
-            long next = start.nextSeq();
-            long end = start.end();
+            last = start.segment();
+            next = start.nextSeq();
+            end = start.end();
             try (SegmentCursor c = new SegmentCursor(opener, last.path, last.capacity, openForRead(last.path), end)) {
+                if (replaced(last)) {
+                    throw new IolabException("segment " + last.path + " was replaced again while it was read");
+                }
                 if (c.lengthSetAt(end)) {
                     while (c.next(last.capacity, false) == SegmentCursor.Status.RECORD && c.sequence() == next) {
                         next++;
@@ -539,6 +582,23 @@ public final class Journal implements AutoCloseable {
                     }
                 }
             }
+        } catch (IolabException e) {
+            // the writer is part way through its cut (a segment deleted between the listing and its open): the view
+            // stays as it is, the old file's cursor kept for the comparison, and a later refresh tries again; a
+            // folder that stays unreadable for a second is reported
+            long now = System.nanoTime();
+            if (resyncFailingSince == 0) {
+                resyncFailingSince = now;
+            } else if (now - resyncFailingSince > TimeUnit.SECONDS.toNanos(1)) {
+                resyncFailingSince = 0;
+                throw e;
+            }
+            identityCheckedAt = now - IDENTITY_CHECK_NANOS; // the next refresh checks again
+            return false;
+        }
+        resyncFailingSince = 0;
+        refreshCursor = null;
+        try {
             long cutFrom = cutFrom(was, old, oldFile, fresh);
             long e = epoch + 1;
             if (cutFrom < old.nextSeq()) {
@@ -547,6 +607,7 @@ public final class Journal implements AutoCloseable {
             epoch = e;
             segments = fresh;
             tip = new Tip(last, end, next);
+            return true;
         } finally {
             if (oldFile != null) {
                 oldFile.close();
@@ -574,6 +635,9 @@ public final class Journal implements AutoCloseable {
             if (!gone && !replaced(r)) {
                 break;
             }
+            if (gone && !fresh.isEmpty() && r.firstSeq < fresh.getFirst().firstSeq) {
+                break; // before the journal's start now: deleted by a deleteBefore, not by the cut
+            }
             SegmentRef now = null;
             for (SegmentRef f : fresh) {
                 if (f.path.equals(r.path)) {
@@ -585,7 +649,8 @@ public final class Journal implements AutoCloseable {
                 cutFrom = r.firstSeq;
                 continue;
             }
-            // the followed segment, rewritten: its records match up to the cut
+            // the followed segment, rewritten: its records match up to the cut (a cut there can have rewritten the
+            // one before it too, which the walk goes on to)
             try (SegmentCursor c = new SegmentCursor(opener, now.path, now.capacity, openForRead(now.path))) {
                 oldFile.rewind(Format.HEADER_SIZE);
                 for (long seq = r.firstSeq; seq < old.nextSeq(); seq++) {
@@ -593,11 +658,11 @@ public final class Journal implements AutoCloseable {
                             || c.next(now.capacity, false) != SegmentCursor.Status.RECORD
                             || c.sequence() != seq || oldFile.sequence() != seq
                             || !c.payload().equals(oldFile.payload())) {
-                        return Math.min(cutFrom, seq);
+                        cutFrom = Math.min(cutFrom, seq);
+                        break;
                     }
                 }
             }
-            return cutFrom;
         }
         return cutFrom;
     }
@@ -615,13 +680,24 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
+     * Read-only journals: a reader opened {@code ref}'s path and found another file there than the view's (a writer's
+     * cut replaced it): the view is read again now rather than at the next timed check.
+     */
+    void fileReplaced() {
+        synchronized (refreshLock) {
+            identityCheckedAt = System.nanoTime() - IDENTITY_CHECK_NANOS;
+        }
+        refresh();
+    }
+
+    /**
      * @param since the epoch a reader last saw
-     * @param next the next sequence that reader would return
+     * @param returned the last sequence that reader returned, -1 when none
      * @return the error for that reader when a cut since then took a record it returned, else null
      */
-    IolabException cutSince(long since, long next) {
+    IolabException cutSince(long since, long returned) {
         for (Cut c : cuts) {
-            if (c.epoch() > since && next > c.from()) {
+            if (c.epoch() > since && returned >= c.from()) {
                 return new IolabException("journal " + dir + " was cut at sequence " + c.from() + " by its writer"
                         + " (after a failed sync, its open drops the records no completed sync covers, and writes the"
                         + " ones it keeps into new files): records " + c.from() + " to " + c.to() + ", which this"
@@ -654,10 +730,10 @@ public final class Journal implements AutoCloseable {
                     // at most once a millisecond (a stat cost a follower 2.5 µs a record): a writer's cut comes after
                     // its predecessor's failure and an open, so the first refresh after it checks
                     identityCheckedAt = checkedAt;
-                    Object now = fileKey(ref.path);
-                    if (now != null && !now.equals(ref.fileKey)) {
-                        // a new file in its place: what the old one holds past the tip may be records a cut dropped
-                        resync();
+                    if (cutSuspected(ref)) {
+                        if (!resync()) {
+                            return changed;
+                        }
                         changed = true;
                         continue;
                     }
@@ -665,6 +741,7 @@ public final class Journal implements AutoCloseable {
                 long end = t.end();
                 long next = t.nextSeq();
                 SegmentCursor c;
+                boolean opens = refreshCursor == null || !refreshCursor.path().equals(ref.path);
                 try {
                     c = refreshCursor(ref, end);
                 } catch (IolabException e) {
@@ -672,6 +749,15 @@ public final class Journal implements AutoCloseable {
                         throw e;
                     }
                     c = null; // deleted by the writer before this opened it: its successor is looked for below
+                }
+                if (c != null && opens && replaced(ref)) {
+                    // opened by its path, which names another file than the one its header was read from
+                    closeRefreshCursor();
+                    if (!resync()) {
+                        return changed;
+                    }
+                    changed = true;
+                    continue;
                 }
                 try {
                     if (c != null && c.lengthSetAt(end)) {
@@ -696,7 +782,18 @@ public final class Journal implements AutoCloseable {
                 // an empty last segment is named after the next sequence itself: it is not its own successor
                 Path following = next == ref.firstSeq ? null : dir.resolve(Format.fileName(next));
                 SegmentRef nextRef = following != null && Files.exists(following) ? readHeader(following) : null;
-                boolean gone = nextRef == null && !Files.exists(ref.path);
+                boolean gone = !Files.exists(ref.path);
+                if (gone && ref.fileKey != null && anyBeforeLeft(ref)) {
+                    // deleted while a segment before it is still there: not a deleteBefore (it deletes the oldest
+                    // first, so all those before went first), but a writer's cut, whose new segments may already
+                    // take the names that follow
+                    if (!resync()) {
+                        return changed;
+                    }
+                    changed = true;
+                    continue;
+                }
+                gone &= nextRef == null;
                 if (gone) {
                     // the writer rolled past this segment and deleted it (deleteBefore), and maybe its successors:
                     // go on at the oldest segment left after it; readers of the sequences between are told so
@@ -709,7 +806,9 @@ public final class Journal implements AutoCloseable {
                 if (nextRef == null) {
                     if (gone && ref.fileKey != null) {
                         // deleted with nothing after it: a writer's cut (deleteBefore never deletes the last segment)
-                        resync();
+                        if (!resync()) {
+                            return changed;
+                        }
                         changed = true;
                         continue;
                     }

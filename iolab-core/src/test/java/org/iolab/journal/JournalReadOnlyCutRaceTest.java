@@ -1,0 +1,352 @@
+package org.iolab.journal;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.iolab.IolabException;
+import org.iolab.catalogue.Preallocation;
+import org.iolab.storage.Backend;
+import org.iolab.storage.Durability;
+import org.iolab.storage.FailingForces;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Races and corners of a read-only journal across a writer's cut after a failed sync ({@link JournalReadOnlyCutTest}
+ * has the plain cases), from a review: a follower racing the cut, a cut that deletes the followed segment while the
+ * new writer's segments take the names after it or its own name again, readers made before the cut that read first
+ * after it, a tailer at the end, a deleteBefore that must never read as a cut.
+ */
+@Timeout(300)
+@SuppressWarnings("try")
+class JournalReadOnlyCutRaceTest {
+    static final int SIZE = 100;
+
+    @TempDir
+    Path tmp;
+    Backend backend = Backend.CHANNEL_HEAP;
+
+    JournalOptions plain(long seg) {
+        return JournalOptions.defaults().withBackend(backend).withSegmentSize(seg)
+                .withDurability(Durability.NONE).withPreallocation(Preallocation.FALLOCATE);
+    }
+
+    JournalOptions faulty(JournalOptions p, AtomicBoolean failing) {
+        return p.withOpener((f, w) -> w ? FailingForces.wrap(backend.open(f, true), failing) : backend.open(f, false));
+    }
+
+    /** writer A: 0..9 synced, 10..14 not; `between` runs before the failing sync. */
+    void failAfterTen(JournalOptions p, Runnable between) {
+        AtomicBoolean failing = new AtomicBoolean();
+        Journal a = Journal.open(tmp, faulty(p, failing));
+        for (int i = 0; i < 10; i++) a.append(Payloads.of(i, SIZE));
+        a.sync();
+        for (int i = 10; i < 15; i++) a.append(Payloads.of(i, SIZE));
+        between.run();
+        failing.set(true);
+        assertThrows(IolabException.class, a::sync);
+        try { a.close(); } catch (IolabException ignored) { }
+    }
+
+    void reopen(JournalOptions p, int appends) {
+        try (Journal b = Journal.open(tmp, p)) {
+            assertEquals(10, b.nextSequence());
+            for (int i = 10; i < 10 + appends; i++) b.append(Payloads.of(1000 + i, SIZE));
+            b.sync();
+        }
+    }
+
+    /** A reader made before the cut, first read after it, with the writer having appended nothing. */
+    @Test
+    void lazyReaderAfterCutNoAppends() throws Exception {
+        JournalOptions p = plain(1 << 20);
+        Journal[] ro = new Journal[1];
+        JournalReader[] rd = new JournalReader[1];
+        failAfterTen(p, () -> { ro[0] = Journal.openReadOnly(tmp, p); rd[0] = ro[0].reader(0); });
+        reopen(p, 0);
+        Thread.sleep(5);
+        List<Long> got = new ArrayList<>();
+        try (Journal r = ro[0]; JournalReader reader = rd[0]) {
+            while (reader.hasNext()) got.add(reader.next().sequence());
+        } catch (RuntimeException e) {
+            fail("after " + got + ": " + e, e);
+        }
+        assertEquals(10, got.size(), got.toString());
+    }
+
+    /** Same, the new writer appended 10..19: the reader returns the current records only, and is told nothing. */
+    @Test
+    void lazyReaderAfterCutWithAppends() throws Exception {
+        JournalOptions p = plain(1 << 20);
+        Journal[] ro = new Journal[1];
+        Tailer[] t = new Tailer[1];
+        failAfterTen(p, () -> { ro[0] = Journal.openReadOnly(tmp, p); t[0] = ro[0].tailer(0); });
+        reopen(p, 10);
+        Thread.sleep(5);
+        List<String> got = new ArrayList<>();
+        try (Journal r = ro[0]; Tailer tailer = t[0]) {
+            for (int i = 0; i < 20; i++) {
+                Record rec = tailer.poll(Duration.ofSeconds(2));
+                assertNotNull(rec);
+                byte[] want = Payloads.of(rec.sequence() < 10 ? rec.sequence() : 1000 + rec.sequence(), SIZE);
+                got.add(rec.sequence() + (java.util.Arrays.equals(want, rec.payload()) ? "" : "(OLD)"));
+            }
+        } catch (RuntimeException e) {
+            fail("after " + got + ": " + e, e);
+        }
+        assertFalse(got.stream().anyMatch(g -> g.endsWith("(OLD)")), got.toString());
+    }
+
+    /** A tailer made at the next sequence, which returned nothing before the cut, goes on from there untold. */
+    @Test
+    void tailerAtEndReturnedNothing() throws Exception {
+        JournalOptions p = plain(1 << 20);
+        Journal[] ro = new Journal[1];
+        Tailer[] t = new Tailer[1];
+        failAfterTen(p, () -> {
+            ro[0] = Journal.openReadOnly(tmp, p);
+            t[0] = ro[0].tailer(ro[0].nextSequence());
+            assertNull(t[0].poll(Duration.ofMillis(5)));
+        });
+        reopen(p, 10);
+        try (Journal r = ro[0]; Tailer tailer = t[0]) {
+            Record rec = tailer.poll(Duration.ofSeconds(2));
+            assertNotNull(rec);
+            assertEquals(15, rec.sequence());
+        }
+    }
+
+    /** The folder emptied: a tailer waits (for a second; then the refresh reports the folder). */
+    @Test
+    void folderEmptied() throws Exception {
+        JournalOptions p = plain(1 << 20);
+        try (Journal w = Journal.open(tmp, p)) {
+            w.append(Payloads.of(0, SIZE));
+        }
+        try (Journal ro = Journal.openReadOnly(tmp, p); Tailer t = ro.tailer(0)) {
+            assertNotNull(t.poll(Duration.ofSeconds(1)));
+            for (Path f : Journal.listSegments(tmp)) Files.delete(f);
+            Thread.sleep(5);
+            assertNull(t.poll(Duration.ofMillis(20)));
+            ro.nextSequence();
+        }
+    }
+
+    /** Writer rolls and deletes old segments while a lagging read-only journal follows: never a cut. */
+    @Test
+    void deleteBeforeWhileLagging() throws Exception {
+        JournalOptions p = plain(4096);
+        try (Journal w = Journal.open(tmp, p)) {
+            for (int i = 0; i < 10; i++) w.append(Payloads.of(i, SIZE));
+            w.sync();
+            try (Journal ro = Journal.openReadOnly(tmp, p); Tailer t = ro.tailer(0)) {
+                long seq = 0;
+                for (int round = 0; round < 200; round++) {
+                    for (int i = 0; i < 7; i++) w.append(Payloads.of(w.nextSequence(), SIZE));
+                    w.sync();
+                    if (round % 3 == 0) w.deleteBefore(w.nextSequence());
+                    Record r;
+                    try {
+                        while ((r = t.poll(Duration.ZERO)) != null) {
+                            assertArrayEquals(Payloads.of(r.sequence(), SIZE), r.payload());
+                            seq = r.sequence();
+                        }
+                    } catch (IolabException e) {
+                        assertFalse(e.getMessage().contains("was cut"), e.getMessage());
+                        // deleted: start again
+
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /** The cut is in segment 0; the new writer's appends make a new segment 33 under the followed one's name. */
+    @Test
+    void recreatedSegmentHidesEarlierCut() throws Exception {
+        JournalOptions p = plain(4096);
+        AtomicBoolean failing = new AtomicBoolean();
+        Journal a = Journal.open(tmp, faulty(p, failing));
+        for (int i = 0; i < 10; i++) a.append(Payloads.of(i, SIZE));
+        a.sync();
+        try (Journal ro = Journal.openReadOnly(tmp, p); Tailer tailer = ro.tailer(0)) {
+            failing.set(true);
+            long n = 10;
+            while (n < 45) {
+                try { a.append(Payloads.of(n, SIZE)); n++; } catch (IolabException sealFailed) { break; }
+            }
+            for (long seq = 0; seq < n; seq++) {
+                Record rec = tailer.poll(Duration.ofSeconds(5));
+                assertEquals(seq, rec.sequence());
+            }
+            assertTrue(Files.exists(tmp.resolve(Format.fileName(33))), "the reader follows segment 33");
+            assertThrows(IolabException.class, a::sync);
+            try { a.close(); } catch (IolabException refused) { }
+            failing.set(false);
+            long kept;
+            try (Journal b = Journal.open(tmp, p)) {
+                kept = b.nextSequence();
+                for (long i = kept; i < 60; i++) b.append(Payloads.of(1000 + i, SIZE));
+                b.sync();
+            }
+            assertTrue(Files.exists(tmp.resolve(Format.fileName(33))), "the new writer made a segment 33 again");
+            Thread.sleep(5);
+            List<String> more = new ArrayList<>();
+            try {
+                Record r;
+                while ((r = tailer.poll(Duration.ofMillis(50))) != null) more.add(r.sequence() + "");
+                fail("kept=" + kept + ", not told; then read " + more);
+            } catch (IolabException e) {
+                long from = Long.parseLong(e.getMessage().replaceAll(".*read again from sequence (\\d+).*", "$1"));
+                assertTrue(from <= kept, "kept=" + kept + " but told: " + e.getMessage() + " after " + more);
+            }
+        }
+    }
+
+    /** As above, the new writer's records larger: its segments take other names, one after the followed one. */
+    @Test
+    void laterNewSegmentTakenForADeleteBefore() throws Exception {
+        JournalOptions p = plain(4096);
+        AtomicBoolean failing = new AtomicBoolean();
+        Journal a = Journal.open(tmp, faulty(p, failing));
+        for (int i = 0; i < 10; i++) a.append(Payloads.of(i, SIZE));
+        a.sync();
+        try (Journal ro = Journal.openReadOnly(tmp, p); Tailer tailer = ro.tailer(0)) {
+            failing.set(true);
+            long n = 10;
+            while (n < 42) {
+                try { a.append(Payloads.of(n, SIZE)); n++; } catch (IolabException sealFailed) { break; }
+            }
+            for (long seq = 0; seq < n; seq++) {
+                assertEquals(seq, tailer.poll(Duration.ofSeconds(5)).sequence());
+            }
+            assertThrows(IolabException.class, a::sync);
+            try { a.close(); } catch (IolabException refused) { }
+            failing.set(false);
+            long kept;
+            try (Journal b = Journal.open(tmp, p)) {
+                kept = b.nextSequence();
+                for (long i = kept; i < 80; i++) b.append(Payloads.of(1000 + i, 3 * SIZE));
+                b.sync();
+            }
+            List<Path> names = Journal.listSegments(tmp);
+            Thread.sleep(5);
+            List<String> more = new ArrayList<>();
+            try {
+                Record r;
+                while ((r = tailer.poll(Duration.ofMillis(50))) != null) more.add(r.sequence() + "");
+                fail("n=" + n + " segments " + names.size() + ", kept=" + kept + ", not told; then read " + more);
+            } catch (IolabException e) {
+                long from = Long.parseLong(e.getMessage().replaceAll(".*read again from sequence (\\d+).*", "$1"));
+                assertTrue(from <= kept, "kept=" + kept + " but told: " + e.getMessage() + " after " + more);
+            }
+            // a new reader from 0 reads the new writer's records
+            try (JournalReader rd = ro.reader(0)) {
+                for (long s = 0; s < 80; s++) {
+                    Record r = rd.next();
+                    assertArrayEquals(Payloads.of(s < kept ? s : 1000 + s, s < kept ? SIZE : 3 * SIZE), r.payload(), "record " + s);
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1 << 20, 4096})
+    void aFollowerRacingTheCutIsToldOrReadsTheNewRecords(long segSize) throws Exception {
+        Backend backend = Backend.CHANNEL_HEAP;
+        List<String> outcomes = Collections.synchronizedList(new ArrayList<>());
+        for (int iter = 0; iter < 60; iter++) {
+            Path dir = tmp.resolve("j" + segSize + "-" + iter);
+            JournalOptions p = JournalOptions.defaults().withBackend(backend).withSegmentSize(segSize)
+                    .withDurability(Durability.NONE).withPreallocation(Preallocation.FALLOCATE);
+            AtomicBoolean failing = new AtomicBoolean();
+            JournalOptions f = p.withOpener((file, w) -> w ? FailingForces.wrap(backend.open(file, true), failing)
+                    : backend.open(file, false));
+            Journal a = Journal.open(dir, f);
+            for (int i = 0; i < 10; i++) a.append(Payloads.of(i, SIZE));
+            a.sync();
+            Journal ro = Journal.openReadOnly(dir, p);
+            List<String> got = Collections.synchronizedList(new ArrayList<>());
+            String[] end = new String[1];
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread t = new Thread(() -> {
+                try (Tailer tl = ro.tailer(0)) {
+                    while (!stop.get()) {
+                        Record r = tl.poll(Duration.ofMillis(2));
+                        if (r == null) continue;
+                        long s = r.sequence();
+                        String tag = Arrays.equals(r.payload(), Payloads.of(s, SIZE)) ? "A"
+                                : Arrays.equals(r.payload(), Payloads.of(1000 + s, SIZE)) ? "B" : "?";
+                        got.add(s + tag);
+                    }
+                    end[0] = "stopped";
+                } catch (RuntimeException e) {
+                    end[0] = e.getClass().getSimpleName() + ": " + e.getMessage();
+                }
+            });
+            t.start();
+            long n = 10;
+            failing.set(true);
+            for (int i = 0; i < 5 + (iter % 40); i++) {
+                try { a.append(Payloads.of(n, SIZE)); n++; } catch (IolabException x) { break; }
+            }
+            if (iter % 3 == 0) Thread.sleep(1);
+            assertThrows(IolabException.class, a::sync);
+            try { a.close(); } catch (IolabException ignored) { }
+            failing.set(false);
+            long kept;
+            try (Journal b = Journal.open(dir, p)) {
+                kept = b.nextSequence();
+                for (long i = kept; i < kept + 60; i++) {
+                    b.append(Payloads.of(i < 0 ? i : 1000 + i, SIZE));
+                    if (i % 7 == 0) Thread.onSpinWait();
+                }
+                b.sync();
+            }
+            long deadline = System.nanoTime() + 3_000_000_000L;
+            while (end[0] == null && got.size() < kept + 60 && System.nanoTime() < deadline) Thread.sleep(1);
+            stop.set(true);
+            t.join();
+            ro.close();
+            // classify
+            boolean sawOld = false, sawNew = false, wrongAfterCut = false, bad = false;
+            long lastSeq = -1;
+            for (String g : got) {
+                long s = Long.parseLong(g.substring(0, g.length() - 1));
+                char c = g.charAt(g.length() - 1);
+                if (s >= kept && c == 'A') sawOld = true;
+                if (s >= kept && c == 'B') { sawNew = true; if (sawOld) wrongAfterCut = true; }
+                if (c == '?' || (s != lastSeq + 1)) bad = true;
+                lastSeq = s;
+            }
+            String e = end[0];
+            boolean cutTold = e != null && e.contains("was cut");
+            String verdict;
+            if (bad) verdict = "BADSEQ";
+            else if (e != null && !cutTold && !e.equals("stopped")) verdict = "EXC";
+            else if (sawOld && !cutTold) verdict = "SILENT_OLD";
+            else if (wrongAfterCut) verdict = "MIXED";
+            else if (cutTold && !sawOld) verdict = "FALSE_CUT";
+            else if (!cutTold && got.size() < kept + 60) verdict = "SHORT";
+            else verdict = cutTold ? "told" : "ok";
+            if (!verdict.equals("told") && !verdict.equals("ok")) {
+                outcomes.add(iter + " " + verdict + " kept=" + kept + " n=" + n + " end=" + e + " got=" + got);
+            } else {
+                outcomes.add(iter + " " + verdict);
+            }
+        }
+        List<String> wrong = outcomes.stream().filter(o -> !o.endsWith(" told") && !o.endsWith(" ok")).toList();
+        assertEquals(List.of(), wrong, "every reader either read the new records or was told of the cut");
+    }
+}
