@@ -64,7 +64,7 @@ final class IndexFile {
     /**
      * Writes {@code FILE.idx.tmp}, syncs it, renames it over {@code FILE.idx} and syncs the directory.
      *
-     * @param opener how the temporary file is written ({@link StoreOptions#indexOpener()})
+     * @param opener how the temporary file is written ({@link StoreOptions#sideFileOpener()})
      * @param syncFailed told first when the sync of {@code FILE.idx.tmp} fails (the write-back of the store's files
      *     failed: {@code Store}'s failed-sync note)
      */

@@ -338,7 +338,7 @@ public final class Store implements AutoCloseable {
         this.lock = lock;
         this.repairs = repairs;
         if (!readOnly) {
-            rewriteAfterFailedSync(file);
+            rewriteAfterFailedSync(file, options.sideFileOpener());
         }
         this.data = options.opener().open(file, !readOnly);
         // a read-only store reads with copies: a backend maps only a file it may write (StorageFile.mapping)
@@ -636,7 +636,7 @@ public final class Store implements AutoCloseable {
             }
             if (rebuilt && options.checkpoint()) {
                 // the scan's index is exactly the clean header's checkpoint: replace the missing or damaged FILE.idx
-                IndexFile.write(file, h, index, free, liveBytes, storedBytes, options.indexOpener(), this::noteFailedSync);
+                IndexFile.write(file, h, index, free, liveBytes, storedBytes, options.sideFileOpener(), this::noteFailedSync);
             }
             if (data.size() > dataEnd) {
                 truncateData(dataEnd);
@@ -769,7 +769,7 @@ public final class Store implements AutoCloseable {
      * remount (measured with {@code scripts/eio-rig.sh}: docs/RESULTS.md). The copy costs a read and a write of the
      * file, once, after a failure. A copy that fails (the device still full) is deleted, and the note stays.
      */
-    private static void rewriteAfterFailedSync(Path file) {
+    private static void rewriteAfterFailedSync(Path file, FileOpener opener) {
         Path note = failedOf(file);
         if (!SyncFailureNote.present(note)) {
             return;
@@ -785,8 +785,8 @@ public final class Store implements AutoCloseable {
             try {
                 size = Files.size(real);
                 try (FileChannel from = FileChannel.open(real, StandardOpenOption.READ);
-                        FileChannel to = FileChannel.open(copy, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                                StandardOpenOption.TRUNCATE_EXISTING)) {
+                        StorageFile to = opener.open(copy, true)) {
+                    to.truncate(0);
                     copyAttributes(real, copy);
                     ByteBuffer chunk = ByteBuffer.allocateDirect(REWRITE_CHUNK);
                     for (long p = 0; p < size; ) {
@@ -798,29 +798,28 @@ public final class Store implements AutoCloseable {
                             }
                         }
                         chunk.flip();
-                        if (allZero(chunk)) {
-                            // a preallocated tail (a mapped backend grows the file in steps of up to 1 GiB): left a
-                            // hole, not written out, so the copy needs room for the data only (the next open's
-                            // mapping reserves the blocks again)
-                            p += chunk.remaining();
-                            continue;
+                        int n = chunk.remaining();
+                        if (!allZero(chunk)) {
+                            to.write(p, chunk);
                         }
-                        while (chunk.hasRemaining()) {
-                            p += to.write(chunk, p);
-                        }
+                        // else a preallocated tail (a mapped backend grows the file in steps of up to 1 GiB): left a
+                        // hole, not written out, so the copy needs room for the data only (the next open's mapping
+                        // reserves the blocks again)
+                        p += n;
                     }
                     if (to.size() < size) {
                         // the file's length, its zero tail a hole (one zero written at its end)
-                        to.write(ByteBuffer.allocate(1), size - 1);
+                        to.write(size - 1, ByteBuffer.allocate(1));
                     }
                     to.force(true);
                 }
                 Files.move(copy, real, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
+                String why = e instanceof IOException io ? IolabException.io("write", copy, io).getMessage()
+                        : e.getMessage();
                 IolabException x = new IolabException("cannot rewrite the data file " + real + " into new blocks, as"
                         + " the next open after a failed sync must (" + note + " says one failed; the copy "
-                        + copy.getFileName() + " needs up to " + size + " bytes free beside it): "
-                        + IolabException.io("write", copy, e).getMessage(), e);
+                        + copy.getFileName() + " needs up to " + size + " bytes free beside it): " + why, e);
                 try {
                     Files.deleteIfExists(copy);
                 } catch (IOException suppressed) {
@@ -2142,7 +2141,7 @@ public final class Store implements AutoCloseable {
             // restored, a file moved over another) that reached the same sequence and data end by other operations
             Header h = header.nextCheckpoint(lastSeq, end);
             if (options.checkpoint()) {
-                IndexFile.write(file, h, index, free, liveBytes, storedBytes, options.indexOpener(), this::noteFailedSync);
+                IndexFile.write(file, h, index, free, liveBytes, storedBytes, options.sideFileOpener(), this::noteFailedSync);
             } else {
                 // an index loaded from FILE.idx may still read shards from its mapping: they move into memory first
                 index.placeAll();
@@ -2381,7 +2380,7 @@ public final class Store implements AutoCloseable {
             dataEnd = end;
             header = h;
             if (options.checkpoint()) {
-                IndexFile.write(file, h, index, free, liveBytes, storedBytes, options.indexOpener(), this::noteFailedSync);
+                IndexFile.write(file, h, index, free, liveBytes, storedBytes, options.sideFileOpener(), this::noteFailedSync);
             }
             return new CompactResult(n, before, data.size(), System.nanoTime() - t0);
         } finally {

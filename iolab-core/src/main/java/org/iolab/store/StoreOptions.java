@@ -25,11 +25,11 @@ public final class StoreOptions {
     private final FileOpener opener;
     private final UnaryOperator<JournalOptions> journalTweak;
     private final boolean compression;
-    private final FileOpener indexOpener;
+    private final FileOpener sideFileOpener;
 
     private StoreOptions(Backend backend, Durability durability, Duration batchInterval, long batchBytes,
             boolean checkpoint, long redoLimit, FileOpener opener, UnaryOperator<JournalOptions> journalTweak,
-            boolean compression, FileOpener indexOpener) {
+            boolean compression, FileOpener sideFileOpener) {
         this.backend = Objects.requireNonNull(backend, "backend");
         this.durability = Objects.requireNonNull(durability, "durability");
         this.batchInterval = batchInterval;
@@ -39,7 +39,7 @@ public final class StoreOptions {
         this.opener = opener;
         this.journalTweak = journalTweak;
         this.compression = compression;
-        this.indexOpener = indexOpener;
+        this.sideFileOpener = sideFileOpener;
     }
 
     /** @return the default options */
@@ -58,7 +58,7 @@ public final class StoreOptions {
             throw new IolabException("null backend: give one of " + java.util.Arrays.toString(Backend.values()));
         }
         return new StoreOptions(value, durability, batchInterval, batchBytes, checkpoint, redoLimit, opener,
-                journalTweak, compression, indexOpener);
+                journalTweak, compression, sideFileOpener);
     }
 
     /**
@@ -70,7 +70,7 @@ public final class StoreOptions {
             throw new IolabException("null durability: give NONE, BATCH or ALWAYS");
         }
         return new StoreOptions(backend, value, batchInterval, batchBytes, checkpoint, redoLimit, opener,
-                journalTweak, compression, indexOpener);
+                journalTweak, compression, sideFileOpener);
     }
 
     /**
@@ -88,7 +88,7 @@ public final class StoreOptions {
                     + " bytes: use an interval from 1 µs to a day and at least 1 byte");
         }
         return new StoreOptions(backend, durability, interval, bytes, checkpoint, redoLimit, opener, journalTweak,
-                compression, indexOpener);
+                compression, sideFileOpener);
     }
 
     /**
@@ -102,7 +102,7 @@ public final class StoreOptions {
      */
     public StoreOptions withCheckpoint(boolean value) {
         return new StoreOptions(backend, durability, batchInterval, batchBytes, value, redoLimit, opener,
-                journalTweak, compression, indexOpener);
+                journalTweak, compression, sideFileOpener);
     }
 
     /**
@@ -114,7 +114,7 @@ public final class StoreOptions {
             throw new IolabException("bad redo limit " + bytes + ": use at least 4096 bytes");
         }
         return new StoreOptions(backend, durability, batchInterval, batchBytes, checkpoint, bytes, opener,
-                journalTweak, compression, indexOpener);
+                journalTweak, compression, sideFileOpener);
     }
 
     /**
@@ -126,17 +126,20 @@ public final class StoreOptions {
      */
     public StoreOptions withCompression(boolean value) {
         return new StoreOptions(backend, durability, batchInterval, batchBytes, checkpoint, redoLimit, opener,
-                journalTweak, value, indexOpener);
+                journalTweak, value, sideFileOpener);
     }
 
     /** Tests: open the data file through {@code value} instead of the backend. */
     StoreOptions withOpener(FileOpener value) {
         return new StoreOptions(backend, durability, batchInterval, batchBytes, checkpoint, redoLimit, value,
-                journalTweak, compression, indexOpener);
+                journalTweak, compression, sideFileOpener);
     }
 
-    /** Tests: write {@code FILE.idx} through {@code value} instead of {@link Backend#CHANNEL_HEAP}. */
-    StoreOptions withIndexOpener(FileOpener value) {
+    /**
+     * Tests: write the store's side files ({@code FILE.idx}, and {@code FILE.rewrite} after a failed sync) through
+     * {@code value} instead of {@link Backend#CHANNEL_HEAP}.
+     */
+    StoreOptions withSideFileOpener(FileOpener value) {
         return new StoreOptions(backend, durability, batchInterval, batchBytes, checkpoint, redoLimit, opener,
                 journalTweak, compression, value);
     }
@@ -144,7 +147,7 @@ public final class StoreOptions {
     /** Tests: change the redo log's journal options (e.g. to open its segments through a faulty opener). */
     StoreOptions withJournalTweak(UnaryOperator<JournalOptions> value) {
         return new StoreOptions(backend, durability, batchInterval, batchBytes, checkpoint, redoLimit, opener,
-                value, compression, indexOpener);
+                value, compression, sideFileOpener);
     }
 
     /** @return the storage backend */
@@ -186,9 +189,12 @@ public final class StoreOptions {
         return opener != null ? opener : backend::open;
     }
 
-    /** @return how {@code FILE.idx} is written: a positional {@code FileChannel} (it is written once, whole) */
-    FileOpener indexOpener() {
-        return indexOpener != null ? indexOpener : Backend.CHANNEL_HEAP::open;
+    /**
+     * @return how the side files ({@code FILE.idx}, {@code FILE.rewrite}) are written: a positional
+     *     {@code FileChannel} (each is written once, whole)
+     */
+    FileOpener sideFileOpener() {
+        return sideFileOpener != null ? sideFileOpener : Backend.CHANNEL_HEAP::open;
     }
 
     JournalOptions journalOptions() {

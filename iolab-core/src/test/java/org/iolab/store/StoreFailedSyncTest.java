@@ -225,7 +225,7 @@ class StoreFailedSyncTest {
         AtomicBoolean failing = new AtomicBoolean();
         Path file = tmp.resolve("s");
         StoreOptions plain = StoreOptions.defaults().withBackend(Backend.SEGMENT).withDurability(durability);
-        Store s = Store.open(file, plain.withIndexOpener((f, writable) -> writable
+        Store s = Store.open(file, plain.withSideFileOpener((f, writable) -> writable
                 ? FailingForces.wrap(Backend.CHANNEL_HEAP.open(f, true), failing)
                 : Backend.CHANNEL_HEAP.open(f, false)));
         for (int i = 0; i < 30; i++) {
@@ -480,5 +480,31 @@ class StoreFailedSyncTest {
             assertEquals(9, s.size());
         }
         assertTrue(Store.verify(link).problems().isEmpty());
+    }
+
+    @org.junit.jupiter.api.Test
+    void aCopyWhoseSyncFailsKeepsTheNoteAndTheDataFile() throws Exception {
+        Path file = storeOfTen();
+        Path note = Store.failedOf(file);
+        SyncFailureNote.record(note, 11);
+        AtomicBoolean failing = new AtomicBoolean(true);
+        StoreOptions faulty = StoreOptions.defaults().withSideFileOpener((f, writable) -> writable
+                ? FailingForces.wrap(Backend.CHANNEL_HEAP.open(f, true), failing)
+                : Backend.CHANNEL_HEAP.open(f, false));
+        Object was = inode(file);
+        byte[] before = Files.readAllBytes(file);
+        IolabException e = assertThrows(IolabException.class, () -> Store.open(file, faulty));
+        assertTrue(e.getMessage().contains("cannot rewrite the data file " + file), e.getMessage());
+        assertTrue(e.getMessage().contains("injected"), e.getMessage());
+        assertEquals(11, SyncFailureNote.read(note), "the note stays");
+        assertEquals(was, inode(file), "the data file is the old one");
+        assertArrayEquals(before, Files.readAllBytes(file));
+        assertFalse(Files.exists(Store.rewriteOf(file)), "no copy left");
+        failing.set(false);
+        try (Store r = Store.open(file, faulty)) {
+            assertNotEquals(was, inode(file));
+            assertAll(r, 0, 10);
+        }
+        assertFalse(SyncFailureNote.present(note));
     }
 }
