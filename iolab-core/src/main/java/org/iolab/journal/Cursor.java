@@ -1,6 +1,7 @@
 package org.iolab.journal;
 
 import java.nio.ByteBuffer;
+import java.nio.file.Files;
 import org.iolab.IolabException;
 import org.iolab.storage.StorageFile;
 
@@ -98,6 +99,13 @@ final class Cursor implements AutoCloseable {
                 try {
                     file = journal.openForRead(ref.path);
                 } catch (IolabException e) {
+                    if (readOnly && !Files.exists(ref.path)) {
+                        // gone: a writer's cut may have deleted it (the view is read again) or a deleteBefore
+                        journal.fileReplaced();
+                        if (stale()) {
+                            continue;
+                        }
+                    }
                     if (journal.firstSequence() > next) {
                         // deleted between the choice and the open (another process's writer, for a read-only one)
                         IolabException deleted = journal.deleted(next);

@@ -536,6 +536,22 @@ public final class Journal implements AutoCloseable {
         return was != null && !was.equals(before.fileKey);
     }
 
+    /**
+     * @return whether the old file of {@code ref}, gone from the folder, had its seal begun, as far as the refresh's
+     *     cursor (still holding it open) can tell; true when it cannot tell
+     */
+    private boolean oldFileSealed(SegmentRef ref) {
+        SegmentCursor c = refreshCursor;
+        if (c == null || !c.path().equals(ref.path)) {
+            return true;
+        }
+        try {
+            return c.sealStarted();
+        } catch (IolabException e) {
+            return true;
+        }
+    }
+
     /** @return whether a segment of the view before {@code ref} is still in the folder */
     private boolean anyBeforeLeft(SegmentRef ref) {
         for (SegmentRef r : segments) {
@@ -558,6 +574,11 @@ public final class Journal implements AutoCloseable {
      * ({@link Cursor}) rather than go on with the writer's new records under the same sequences.
      */
     private boolean resync() {
+        return resync(false);
+    }
+
+    /** @param tipCut whether the followed segment is known to be gone by a cut, not by a deleteBefore */
+    private boolean resync(boolean tipCut) {
         Tip old = tip;
         List<SegmentRef> was = segments;
         // the cursor on the followed segment's old file, still open: its records are compared with the new file's
@@ -566,6 +587,7 @@ public final class Journal implements AutoCloseable {
         SegmentRef last;
         long next;
         long end;
+        long cutFrom;
         try {
             Tip start = attach(fresh);
             last = start.segment();
@@ -582,6 +604,7 @@ public final class Journal implements AutoCloseable {
                     }
                 }
             }
+            cutFrom = cutFrom(was, old, oldFile, fresh, tipCut);
         } catch (IolabException e) {
             // the writer is part way through its cut (a segment deleted between the listing and its open): the view
             // stays as it is, the old file's cursor kept for the comparison, and a later refresh tries again; a
@@ -599,7 +622,6 @@ public final class Journal implements AutoCloseable {
         resyncFailingSince = 0;
         refreshCursor = null;
         try {
-            long cutFrom = cutFrom(was, old, oldFile, fresh);
             long e = epoch + 1;
             if (cutFrom < old.nextSeq()) {
                 cuts.add(new Cut(e, cutFrom, old.nextSeq() - 1));
@@ -622,7 +644,8 @@ public final class Journal implements AutoCloseable {
      * @param fresh the segments now
      * @return the first sequence a reader may have returned that is not in the journal now (a later one when none)
      */
-    private long cutFrom(List<SegmentRef> was, Tip old, SegmentCursor oldFile, List<SegmentRef> fresh) {
+    private long cutFrom(List<SegmentRef> was, Tip old, SegmentCursor oldFile, List<SegmentRef> fresh,
+            boolean tipCut) {
         // a writer's cut deletes the last segments and rewrites the one it cuts in: walk back from the followed one
         // while the files are gone or new (a deleteBefore deletes the oldest, never the last, so it stops first)
         long cutFrom = Long.MAX_VALUE;
@@ -635,7 +658,7 @@ public final class Journal implements AutoCloseable {
             if (!gone && !replaced(r)) {
                 break;
             }
-            if (gone && !fresh.isEmpty() && r.firstSeq < fresh.getFirst().firstSeq) {
+            if (gone && !tipCut && !fresh.isEmpty() && r.firstSeq < fresh.getFirst().firstSeq) {
                 break; // before the journal's start now: deleted by a deleteBefore, not by the cut
             }
             SegmentRef now = null;
@@ -674,6 +697,13 @@ public final class Journal implements AutoCloseable {
     record Cut(long epoch, long from, long to) {
     }
 
+    /** Tests: as if a read-only journal's timed identity check had just run (the next refresh skips it). */
+    void identityCheckedNow() {
+        synchronized (refreshLock) {
+            identityCheckedAt = System.nanoTime();
+        }
+    }
+
     /** @return how many times a read-only journal's view of the files was replaced ({@link #resync()}) */
     long epoch() {
         return epoch;
@@ -685,9 +715,10 @@ public final class Journal implements AutoCloseable {
      */
     void fileReplaced() {
         synchronized (refreshLock) {
-            identityCheckedAt = System.nanoTime() - IDENTITY_CHECK_NANOS;
+            if (!closed) {
+                resync();
+            }
         }
-        refresh();
     }
 
     /**
@@ -698,11 +729,14 @@ public final class Journal implements AutoCloseable {
     IolabException cutSince(long since, long returned) {
         for (Cut c : cuts) {
             if (c.epoch() > since && returned >= c.from()) {
+                long first = firstSequence();
                 return new IolabException("journal " + dir + " was cut at sequence " + c.from() + " by its writer"
                         + " (after a failed sync, its open drops the records no completed sync covers, and writes the"
                         + " ones it keeps into new files): records " + c.from() + " to " + c.to() + ", which this"
                         + " reader may have returned, may not be in the journal any more, and new records can take"
-                        + " their sequences; read again from sequence " + c.from());
+                        + " their sequences; read again from sequence " + Math.max(c.from(), first)
+                        + (first > c.from() ? " (the journal starts there now: the writer deleted the records before)"
+                                : ""));
             }
         }
         return null;
@@ -783,11 +817,11 @@ public final class Journal implements AutoCloseable {
                 Path following = next == ref.firstSeq ? null : dir.resolve(Format.fileName(next));
                 SegmentRef nextRef = following != null && Files.exists(following) ? readHeader(following) : null;
                 boolean gone = !Files.exists(ref.path);
-                if (gone && ref.fileKey != null && anyBeforeLeft(ref)) {
-                    // deleted while a segment before it is still there: not a deleteBefore (it deletes the oldest
-                    // first, so all those before went first), but a writer's cut, whose new segments may already
-                    // take the names that follow
-                    if (!resync()) {
+                if (gone && ref.fileKey != null && (anyBeforeLeft(ref) || !oldFileSealed(ref))) {
+                    // deleted while a segment before it is still there, or before its seal: not a deleteBefore (it
+                    // deletes the oldest first, so all those before went first, and only sealed segments), but a
+                    // writer's cut, whose new segments may already take the names that follow
+                    if (!resync(true)) {
                         return changed;
                     }
                     changed = true;
@@ -813,6 +847,15 @@ public final class Journal implements AutoCloseable {
                         continue;
                     }
                     return changed;
+                }
+                if (ref.fileKey != null && !gone && cutSuspected(ref)) {
+                    // a writer's cut renames its new files over the old before it makes any later segment: a
+                    // successor seen means the check now sees that rename (a stat a roll)
+                    if (!resync()) {
+                        return changed;
+                    }
+                    changed = true;
+                    continue;
                 }
                 ref.sealedEnd = end;
                 segments.add(nextRef);

@@ -102,6 +102,12 @@ final class SegmentCursor implements AutoCloseable {
         visitView = b.asReadOnlyBuffer();
     }
 
+    /** @return whether the header of the file this cursor reads says its seal had begun (read now, not cached) */
+    boolean sealStarted() {
+        ByteBuffer h = Format.readHeader(file);
+        return h != null && Format.sealStarted(h);
+    }
+
     Path path() {
         return path;
     }

@@ -16,6 +16,7 @@ import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
 import org.iolab.storage.FailingForces;
 import org.junit.jupiter.api.Test;
+import java.nio.file.attribute.BasicFileAttributes;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -348,5 +349,155 @@ class JournalReadOnlyCutRaceTest {
         }
         List<String> wrong = outcomes.stream().filter(o -> !o.endsWith(" told") && !o.endsWith(" ok")).toList();
         assertEquals(List.of(), wrong, "every reader either read the new records or was told of the cut");
+    }
+
+    static String inodes(Path dir) throws Exception {
+        StringBuilder b = new StringBuilder();
+        for (Path f : Journal.listSegments(dir)) {
+            b.append(f.getFileName()).append('=')
+                    .append(Files.readAttributes(f, BasicFileAttributes.class).fileKey()).append(' ');
+        }
+        return b.toString();
+    }
+
+    /**
+     * Cut, then the new writer rolls to a segment named exactly the reader's next sequence and deleteBefore()s the
+     * rest: the reader takes it for a plain deleteBefore and returns the new writer's record after the old one's.
+     */
+    @Test
+    void aCutThenADeleteBeforeIsToldAsACut() throws Exception {
+        JournalOptions p = plain(4096);
+        AtomicBoolean failing = new AtomicBoolean();
+        Journal a = Journal.open(tmp, faulty(p, failing));
+        for (int i = 0; i < 10; i++) a.append(Payloads.of(i, SIZE));
+        a.sync();
+        try (Journal ro = Journal.openReadOnly(tmp, p); Tailer tailer = ro.tailer(0)) {
+            failing.set(true);
+            long n = 10;
+            while (n < 45) {
+                try { a.append(Payloads.of(n, SIZE)); n++; } catch (IolabException sealFailed) { break; }
+            }
+            List<String> got = new ArrayList<>();
+            for (long seq = 0; seq < n; seq++) {
+                Record rec = tailer.poll(Duration.ofSeconds(5));
+                assertEquals(seq, rec.sequence());
+            }
+            assertThrows(IolabException.class, a::sync);
+            try { a.close(); } catch (IolabException refused) { }
+            failing.set(false);
+            long kept;
+            try (Journal b = Journal.open(tmp, p)) {
+                kept = b.nextSequence();
+                while (b.nextSequence() < n) b.append(Payloads.of(1000 + b.nextSequence(), SIZE));
+                b.append(Payloads.of(1000 + n, (int) p.maxRecordSize())); // a roll, to a segment named n
+                b.sync();
+                assertTrue(Files.exists(tmp.resolve(Format.fileName(n))), "n=" + n + " " + inodes(tmp));
+                b.deleteBefore(n);
+            }
+            Thread.sleep(5);
+            try {
+                Record r = tailer.poll(Duration.ofMillis(200));
+                fail("kept=" + kept + " n=" + n + ": the reader returned A's " + kept + ".." + (n - 1)
+                        + " and now, untold, " + (r == null ? "null" : r.sequence() + " of "
+                        + (Arrays.equals(r.payload(), Payloads.of(1000 + n, (int) p.maxRecordSize())) ? "B" : "?")));
+            } catch (IolabException e) {
+                assertTrue(e.getMessage().contains("was cut"), "kept=" + kept + ": " + e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * The cut rewrites the followed segment K and the new writer rolls to a segment named exactly the reader's next
+     * sequence n; the reader's refresh comes within the 1 ms after its last identity check (simulated by setting
+     * identityCheckedAt: the check ran just before B's rename). The refresh takes B's n for K's successor, and the
+     * resync at the next check walks back from B's n, which is not replaced: no cut is ever reported.
+     */
+    @Test
+    void aRollToTheReadersNextWithinTheCheckIntervalIsToldToo() throws Exception {
+        JournalOptions p = plain(1 << 20);
+        AtomicBoolean failing = new AtomicBoolean();
+        Journal a = Journal.open(tmp, faulty(p, failing));
+        for (int i = 0; i < 10; i++) a.append(Payloads.of(i, SIZE));
+        a.sync();
+        for (int i = 10; i < 15; i++) a.append(Payloads.of(i, SIZE));
+        try (Journal ro = Journal.openReadOnly(tmp, p); Tailer tailer = ro.tailer(0)) {
+            for (long seq = 0; seq < 15; seq++) assertEquals(seq, tailer.poll(Duration.ofSeconds(5)).sequence());
+            failing.set(true);
+            assertThrows(IolabException.class, a::sync);
+            try { a.close(); } catch (IolabException refused) { }
+            failing.set(false);
+            try (Journal b = Journal.open(tmp, p)) {
+                assertEquals(10, b.nextSequence());
+                while (b.nextSequence() < 15) b.append(Payloads.of(1000 + b.nextSequence(), SIZE));
+                b.append(Payloads.of(1015, (int) p.maxRecordSize())); // does not fit: a roll to segment 15
+                assertTrue(Files.exists(tmp.resolve(Format.fileName(15))));
+                b.append(Payloads.of(1016, SIZE));
+                b.sync();
+            }
+            ro.identityCheckedNow(); // the last timed check ran just before B's rename
+            long t0 = System.nanoTime();
+            ro.refresh(); // a refresh within that millisecond
+            long took = System.nanoTime() - t0;
+            assertEquals(17, ro.tip().nextSeq(), "took " + took);
+            Thread.sleep(5);
+            List<String> got = new ArrayList<>();
+            try {
+                Record r;
+                while ((r = tailer.poll(Duration.ofMillis(50))) != null) {
+                    got.add(r.sequence() + (r.payload().length == SIZE
+                            && Arrays.equals(r.payload(), Payloads.of(r.sequence(), SIZE)) ? "A" : "B"));
+                }
+                // checks ran since (50 ms of polls): the resync that ran, if any, reported nothing
+                String after = "epoch " + ro.epoch();
+                // and a new reader from 0 finds the replaced segment 0 in the view: fileReplaced(), no resync (the
+                // check looks at the tip 16 and 15 only), so it returns nothing though 17 records are there
+                try (JournalReader rd = ro.reader(0)) {
+                    after += ", reader(0).hasNext()=" + rd.hasNext();
+                }
+                after += ", read(0)=" + ro.read(0, (q, b) -> true);
+                fail("returned A's 10..14, then untold " + got + "; " + after);
+            } catch (IolabException e) {
+                assertTrue(e.getMessage().contains("was cut"), got + " " + e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * A lagging cursor in segment 0 whose successor 33 the cut deleted (and the new writer did not make again): it
+     * reads the old file to its end, then fails to open 33 and throws an I/O error, not the cut.
+     */
+    @Test
+    void aLaggingCursorWhoseNextSegmentTheCutDeletedIsTold() throws Exception {
+        JournalOptions p = plain(4096);
+        AtomicBoolean failing = new AtomicBoolean();
+        Journal a = Journal.open(tmp, faulty(p, failing));
+        for (int i = 0; i < 10; i++) a.append(Payloads.of(i, SIZE));
+        a.sync();
+        try (Journal ro = Journal.openReadOnly(tmp, p); Tailer tailer = ro.tailer(0)) {
+            failing.set(true);
+            long n = 10;
+            while (n < 40) {
+                try { a.append(Payloads.of(n, SIZE)); n++; } catch (IolabException sealFailed) { break; }
+            }
+            for (long seq = 0; seq < 20; seq++) assertEquals(seq, tailer.poll(Duration.ofSeconds(5)).sequence());
+            assertEquals(n, ro.nextSequence()); // the view has segment 33
+            assertThrows(IolabException.class, a::sync);
+            try { a.close(); } catch (IolabException refused) { }
+            failing.set(false);
+            try (Journal b = Journal.open(tmp, p)) {
+                assertEquals(10, b.nextSequence());
+                b.append(Payloads.of(1010, SIZE));
+                b.sync();
+            }
+            Thread.sleep(5);
+            List<Long> got = new ArrayList<>();
+            try {
+                Record r;
+                while ((r = tailer.poll(Duration.ofMillis(50))) != null) got.add(r.sequence());
+                fail("n=" + n + " untold after " + got);
+            } catch (IolabException e) {
+                assertTrue(e.getMessage().contains("was cut"), "n=" + n + " after " + got + ": " + e);
+            }
+        }
     }
 }
