@@ -99,9 +99,15 @@ final class Cursor implements AutoCloseable {
                 try {
                     file = journal.openForRead(ref.path);
                 } catch (IolabException e) {
-                    if (readOnly && !Files.exists(ref.path)) {
-                        // gone: a writer's cut may have deleted it (the view is read again) or a deleteBefore
-                        journal.fileReplaced();
+                    if (readOnly && !Files.exists(ref.path) && journal.firstSequence() <= next) {
+                        // gone, and not by a deleteBefore (the journal would start after it): a writer's cut may
+                        // have deleted it, so the view is read again
+                        try {
+                            journal.fileReplaced();
+                        } catch (RuntimeException x) {
+                            x.addSuppressed(e);
+                            throw x;
+                        }
                         if (stale()) {
                             continue;
                         }
@@ -114,7 +120,7 @@ final class Cursor implements AutoCloseable {
                     }
                     throw e;
                 }
-                if (readOnly && Journal.replaced(ref)) {
+                if (readOnly && Journal.replacedByAnother(ref)) {
                     // its path names another file than the view's (a writer's cut replaced it): the view goes first
                     file.close();
                     journal.fileReplaced();

@@ -508,9 +508,15 @@ public final class Journal implements AutoCloseable {
         }
     }
 
-    /** @return whether the file at {@code ref}'s path is no longer the one its header was read from */
+    /** @return whether the file at {@code ref}'s path is no longer the one its header was read from (or is gone) */
     static boolean replaced(SegmentRef ref) {
         return ref.fileKey != null && !ref.fileKey.equals(fileKey(ref.path));
+    }
+
+    /** @return whether another file than the one {@code ref}'s header was read from is at its path (not: none is) */
+    static boolean replacedByAnother(SegmentRef ref) {
+        Object now = ref.fileKey == null ? null : fileKey(ref.path);
+        return now != null && !now.equals(ref.fileKey);
     }
 
     /**
@@ -658,8 +664,12 @@ public final class Journal implements AutoCloseable {
             if (!gone && !replaced(r)) {
                 break;
             }
-            if (gone && !tipCut && !fresh.isEmpty() && r.firstSeq < fresh.getFirst().firstSeq) {
-                break; // before the journal's start now: deleted by a deleteBefore, not by the cut
+            // a cut deletes or rewrites the segment it is in and the ones after, and rewrites an unsealed one before:
+            // known to be cut, the followed segment and the one before it are walked even when a deleteBefore of the
+            // new writer has removed them since; any other gone one before the journal's new start is its deletion
+            boolean cutOnes = tipCut && (r == old.segment() || i + 1 < was.size() && was.get(i + 1) == old.segment());
+            if (gone && !cutOnes && !fresh.isEmpty() && r.firstSeq < fresh.getFirst().firstSeq) {
+                break;
             }
             SegmentRef now = null;
             for (SegmentRef f : fresh) {

@@ -102,10 +102,13 @@ final class SegmentCursor implements AutoCloseable {
         visitView = b.asReadOnlyBuffer();
     }
 
-    /** @return whether the header of the file this cursor reads says its seal had begun (read now, not cached) */
+    /**
+     * @return whether the header of the file this cursor reads says its seal had begun (read now, not cached); true
+     *     when the header cannot be read (unknown counts as sealed: a deletion is then not taken for a cut)
+     */
     boolean sealStarted() {
         ByteBuffer h = Format.readHeader(file);
-        return h != null && Format.sealStarted(h);
+        return h == null || Format.sealStarted(h);
     }
 
     Path path() {

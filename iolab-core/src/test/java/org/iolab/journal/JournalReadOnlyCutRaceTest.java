@@ -500,4 +500,81 @@ class JournalReadOnlyCutRaceTest {
             }
         }
     }
+
+    /**
+     * A plain deleteBefore: reader r1 is reading segment 0 (file open); reader r2, made before, opens the deleted
+     * segment 0 and fails (deleted, right). The documented contract: r1 "reads it to its end (its file stays open)".
+     */
+    @Test
+    void aDeleteBeforeSeenByOneReaderDoesNotStopAnotherReadingTheDeletedSegment() {
+        JournalOptions p = plain(4096);
+        try (Journal w = Journal.open(tmp, p)) {
+            for (int i = 0; i < 100; i++) w.append(Payloads.of(i, SIZE));
+            w.sync();
+            try (Journal ro = Journal.openReadOnly(tmp, p); JournalReader r1 = ro.reader(0);
+                    JournalReader r2 = ro.reader(5)) {
+                assertEquals(0, r1.next().sequence()); // r1 holds segment 0 open
+                w.deleteBefore(w.nextSequence());
+                IolabException e2 = assertThrows(IolabException.class, r2::next);
+                assertTrue(e2.getMessage().contains("was deleted"), e2.getMessage());
+                long epoch = ro.epoch();
+                // r1 still holds segment 0's file: it should read record 1 from it
+                try {
+                    assertEquals(1, r1.next().sequence());
+                } catch (IolabException e) {
+                    fail("epoch " + epoch + ": r1, reading deleted segment 0 with its file open, failed: "
+                            + e.getMessage());
+                }
+            }
+        }
+    }
+
+    /**
+     * A cut in the followed (unsealed) segment 66 at 70, then the new writer rolls and deleteBefore()s every older
+     * segment (sealed 0 and 33 included). Tailer t1 returned only record 0, which no cut touched: it must not be
+     * told "was cut".
+     */
+    @Test
+    void aCutThenADeleteBeforeDoesNotReportOlderSealedSegmentsAsCut() {
+        JournalOptions p = plain(4096);
+        AtomicBoolean failing = new AtomicBoolean();
+        Journal a = Journal.open(tmp, p.withOpener((f, wr) -> wr ? FailingForces.wrap(backend.open(f, true), failing)
+                : backend.open(f, false)));
+        for (int i = 0; i < 70; i++) a.append(Payloads.of(i, SIZE));
+        a.sync();
+        for (int i = 70; i < 75; i++) a.append(Payloads.of(i, SIZE));
+        String segs = Journal.listSegments(tmp).toString();
+        try (Journal ro = Journal.openReadOnly(tmp, p); Tailer t1 = ro.tailer(0); Tailer t2 = ro.tailer(0)) {
+            assertEquals(0, t1.poll(Duration.ofSeconds(5)).sequence());
+            for (long s = 0; s < 75; s++) assertEquals(s, t2.poll(Duration.ofSeconds(5)).sequence());
+            failing.set(true);
+            assertThrows(IolabException.class, a::sync);
+            try { a.close(); } catch (IolabException ignored) { }
+            failing.set(false);
+            long kept;
+            try (Journal b = Journal.open(tmp, p)) {
+                kept = b.nextSequence();
+                int n = b.segmentCount();
+                while (b.segmentCount() == n) b.append(Payloads.of(1000 + b.nextSequence(), SIZE));
+                b.append(Payloads.of(1000 + b.nextSequence(), SIZE));
+                b.sync();
+                b.deleteBefore(b.nextSequence());
+            }
+            String t2Said = "";
+            try {
+                Record r = t2.poll(Duration.ofMillis(200));
+                t2Said = "returned " + (r == null ? null : r.sequence());
+            } catch (IolabException e) {
+                t2Said = e.getMessage();
+            }
+            try {
+                Record r = t1.poll(Duration.ofMillis(200));
+                assertNotNull(r);
+            } catch (IolabException e) {
+                assertFalse(e.getMessage().contains("was cut"), "segments " + segs + ", kept=" + kept
+                        + "; t1 returned only record 0, which no cut touched, and is told: " + e.getMessage()
+                        + "\n t2 was told: " + t2Said);
+            }
+        }
+    }
 }
