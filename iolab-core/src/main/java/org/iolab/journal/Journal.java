@@ -528,13 +528,10 @@ public final class Journal implements AutoCloseable {
         if (now != null && !now.equals(tip.fileKey)) {
             return true;
         }
-        SegmentRef before = null;
-        for (SegmentRef r : segments) {
-            if (r == tip) {
-                break;
-            }
-            before = r;
-        }
+        // the tip is the view's last segment: the one before it is next to last (no walk of a long list every ms)
+        List<SegmentRef> view = segments;
+        int n = view.size();
+        SegmentRef before = n >= 2 && view.get(n - 1) == tip ? view.get(n - 2) : null;
         if (before == null || before.fileKey == null) {
             return false;
         }
