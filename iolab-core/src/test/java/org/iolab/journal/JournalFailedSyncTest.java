@@ -37,7 +37,7 @@ class JournalFailedSyncTest {
     private static JournalOptions options(Backend backend, Durability durability, AtomicBoolean failing) {
         return JournalOptions.defaults().withBackend(backend).withDurability(durability).withSegmentSize(4096)
                 .withPreallocation(Preallocation.FALLOCATE)
-                .withOpener((f, w) -> w ? FailingForces.wrap(backend.open(f, true), failing) : backend.open(f, false));
+                .withOpener((f, w) -> FailingForces.open(backend, f, w, failing));
     }
 
     private static JournalOptions plain(Backend backend) {
@@ -197,9 +197,8 @@ class JournalFailedSyncTest {
 
     /** A journal whose forces throw {@code cause} (wrapped; null for none) while {@code failing} is set. */
     private static JournalOptions throwingForces(AtomicBoolean failing, Throwable cause) {
-        return plain(Backend.CHANNEL_HEAP).withDurability(Durability.ALWAYS).withOpener((f, w) -> w
-                ? FailingForces.wrap(Backend.CHANNEL_HEAP.open(f, true), failing, cause)
-                : Backend.CHANNEL_HEAP.open(f, false));
+        return plain(Backend.CHANNEL_HEAP).withDurability(Durability.ALWAYS).withOpener((f, w) -> FailingForces.open(Backend.CHANNEL_HEAP, f, w,
+                failing, cause));
     }
 
     /**

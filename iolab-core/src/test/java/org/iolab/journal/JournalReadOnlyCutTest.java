@@ -42,8 +42,7 @@ class JournalReadOnlyCutTest {
     }
 
     private static JournalOptions faulty(JournalOptions plain, Backend backend, AtomicBoolean failing) {
-        return plain.withOpener((f, w) -> w ? FailingForces.wrap(backend.open(f, true), failing)
-                : backend.open(f, false));
+        return plain.withOpener((f, w) -> FailingForces.open(backend, f, w, failing));
     }
 
     /**

@@ -21,6 +21,31 @@ public final class FailingForces {
     }
 
     /**
+     * An opener's body ({@code (f, w) -> FailingForces.open(backend, f, w, failing)}): a file opened for writing has
+     * its syncs failing while {@code failing} is set, one opened to read is {@code backend}'s own.
+     *
+     * @param backend the backend that opens the file
+     * @param file the file
+     * @param writable open for writing
+     * @param failing while true, every sync of a writable file throws (an I/O error)
+     * @return the open file
+     */
+    public static StorageFile open(Backend backend, java.nio.file.Path file, boolean writable, AtomicBoolean failing) {
+        return open(backend, file, writable, failing, new IOException("Input/output error"));
+    }
+
+    /**
+     * {@link #open(Backend, java.nio.file.Path, boolean, AtomicBoolean)}, the failing syncs' cause given.
+     *
+     * @param cause the cause of the {@link IolabException} thrown, or null for none
+     * @return the open file
+     */
+    public static StorageFile open(Backend backend, java.nio.file.Path file, boolean writable, AtomicBoolean failing,
+            Throwable cause) {
+        return writable ? wrap(backend.open(file, true), failing, cause) : backend.open(file, false);
+    }
+
+    /**
      * @param d the file
      * @param failing while true, every sync throws
      * @param cause the cause of the {@link IolabException} thrown, or null for none

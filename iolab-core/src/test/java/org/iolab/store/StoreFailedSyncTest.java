@@ -78,8 +78,7 @@ class StoreFailedSyncTest {
         Path file = tmp.resolve("s");
         StoreOptions plain = StoreOptions.defaults().withBackend(Backend.SEGMENT).withDurability(durability);
         StoreOptions faulty = plain.withJournalTweak(j -> JournalTestAccess.withOpener(j,
-                (f, writable) -> writable ? FailingForces.wrap(Backend.SEGMENT.open(f, true), failing)
-                        : Backend.SEGMENT.open(f, false)));
+                (f, writable) -> FailingForces.open(Backend.SEGMENT, f, writable, failing)));
         Store s = Store.open(file, faulty);
         for (int i = 0; i < 50; i++) {
             s.put(b("k" + i), b("v" + i));
@@ -122,7 +121,27 @@ class StoreFailedSyncTest {
     private static StoreOptions failingData(Backend backend, Durability durability, AtomicBoolean failing,
             Throwable cause) {
         return StoreOptions.defaults().withBackend(backend).withDurability(durability).withOpener((f, writable) ->
-                writable ? FailingForces.wrap(backend.open(f, true), failing, cause) : backend.open(f, false));
+                FailingForces.open(backend, f, writable, failing, cause));
+    }
+
+    /** @return {@code o} with its side files ({@code FILE.idx}, {@code FILE.rewrite}) syncing through {@code failing} */
+    private static StoreOptions failingSideFiles(StoreOptions o, AtomicBoolean failing) {
+        return o.withSideFileOpener((f, writable) -> FailingForces.open(Backend.CHANNEL_HEAP, f, writable, failing));
+    }
+
+    /**
+     * Opens the store in {@code file}: the open writes the data file into a new file and deletes the note, and the
+     * records k0 .. k(n-1) are all there.
+     */
+    private static void assertOpenRewrites(Path file, StoreOptions o, int n) throws Exception {
+        Object was = inode(file);
+        try (Store r = Store.open(file, o)) {
+            assertNotEquals(was, inode(file), "the data file is a new file");
+            assertFalse(SyncFailureNote.present(Store.failedOf(file)), "the note goes once the copy is renamed");
+            assertFalse(Files.exists(Store.rewriteOf(Store.realOf(file))), "no copy left");
+            assertEquals(n, r.size());
+            assertAll(r, 0, n);
+        }
     }
 
     private static Object inode(Path file) throws Exception {
@@ -206,14 +225,7 @@ class StoreFailedSyncTest {
         assertThrows(IolabException.class, s::close);
         assertTrue(Files.exists(Store.failedOf(file)));
         failing.set(false);
-        Object was = inode(file);
-        try (Store r = Store.open(file, StoreOptions.defaults().withBackend(Backend.SEGMENT)
-                .withDurability(durability))) {
-            assertNotEquals(was, inode(file));
-            assertFalse(Files.exists(Store.failedOf(file)));
-            assertEquals(40, r.size());
-            assertAll(r, 0, 40);
-        }
+        assertOpenRewrites(file, StoreOptions.defaults().withBackend(Backend.SEGMENT).withDurability(durability), 40);
         assertTrue(Store.verify(file).problems().isEmpty());
     }
 
@@ -225,9 +237,7 @@ class StoreFailedSyncTest {
         AtomicBoolean failing = new AtomicBoolean();
         Path file = tmp.resolve("s");
         StoreOptions plain = StoreOptions.defaults().withBackend(Backend.SEGMENT).withDurability(durability);
-        Store s = Store.open(file, plain.withSideFileOpener((f, writable) -> writable
-                ? FailingForces.wrap(Backend.CHANNEL_HEAP.open(f, true), failing)
-                : Backend.CHANNEL_HEAP.open(f, false)));
+        Store s = Store.open(file, failingSideFiles(plain, failing));
         for (int i = 0; i < 30; i++) {
             s.put(b("k" + i), b("v" + i));
         }
@@ -238,13 +248,7 @@ class StoreFailedSyncTest {
         assertEquals(1, SyncFailureNote.read(Store.failedOf(file)));
         assertFalse(Files.exists(file.resolveSibling("s.idx.tmp")), "not left behind");
         failing.set(false);
-        Object was = inode(file);
-        try (Store r = Store.open(file, plain)) {
-            assertNotEquals(was, inode(file));
-            assertEquals(30, r.size());
-            assertAll(r, 0, 30);
-        }
-        assertFalse(SyncFailureNote.present(Store.failedOf(file)));
+        assertOpenRewrites(file, plain, 30);
         assertTrue(Store.verify(file).problems().isEmpty());
     }
 
@@ -388,12 +392,7 @@ class StoreFailedSyncTest {
         Path note = Store.failedOf(file);
         Files.write(note.resolveSibling(note.getFileName() + ".tmp"), SyncFailureNote.encode(11).array());
         assertEquals(11, SyncFailureNote.read(note));
-        Object was = inode(file);
-        try (Store r = Store.open(file, StoreOptions.defaults())) {
-            assertNotEquals(was, inode(file));
-            assertAll(r, 0, 10);
-        }
-        assertFalse(SyncFailureNote.present(note));
+        assertOpenRewrites(file, StoreOptions.defaults(), 10);
     }
 
     @org.junit.jupiter.api.Test
@@ -488,9 +487,7 @@ class StoreFailedSyncTest {
         Path note = Store.failedOf(file);
         SyncFailureNote.record(note, 11);
         AtomicBoolean failing = new AtomicBoolean(true);
-        StoreOptions faulty = StoreOptions.defaults().withSideFileOpener((f, writable) -> writable
-                ? FailingForces.wrap(Backend.CHANNEL_HEAP.open(f, true), failing)
-                : Backend.CHANNEL_HEAP.open(f, false));
+        StoreOptions faulty = failingSideFiles(StoreOptions.defaults(), failing);
         Object was = inode(file);
         byte[] before = Files.readAllBytes(file);
         IolabException e = assertThrows(IolabException.class, () -> Store.open(file, faulty));
@@ -501,10 +498,6 @@ class StoreFailedSyncTest {
         assertArrayEquals(before, Files.readAllBytes(file));
         assertFalse(Files.exists(Store.rewriteOf(file)), "no copy left");
         failing.set(false);
-        try (Store r = Store.open(file, faulty)) {
-            assertNotEquals(was, inode(file));
-            assertAll(r, 0, 10);
-        }
-        assertFalse(SyncFailureNote.present(note));
+        assertOpenRewrites(file, faulty, 10);
     }
 }
