@@ -15,7 +15,6 @@ import org.iolab.storage.SyncFailureNote;
  */
 final class FailedSync {
     static final String NAME = "journal.failed";
-    static final int SIZE = SyncFailureNote.SIZE;
 
     private FailedSync() {
     }

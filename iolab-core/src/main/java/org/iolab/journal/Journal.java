@@ -32,6 +32,7 @@ import org.iolab.os.Joins;
 import org.iolab.os.Prefaulter;
 import org.iolab.os.Prefault;
 import org.iolab.storage.Backend;
+import org.iolab.storage.Bytes;
 import org.iolab.storage.Durability;
 import org.iolab.storage.FileLocks;
 import org.iolab.storage.StorageFile;
@@ -524,19 +525,10 @@ public final class Journal implements AutoCloseable {
      *     cut writes the records it keeps of both into new files
      */
     private boolean cutSuspected(SegmentRef tip) {
-        Object now = fileKey(tip.path);
-        if (now != null && !now.equals(tip.fileKey)) {
-            return true;
-        }
         // the tip is the view's last segment: the one before it is next to last (no walk of a long list every ms)
         List<SegmentRef> view = segments;
         int n = view.size();
-        SegmentRef before = n >= 2 && view.get(n - 1) == tip ? view.get(n - 2) : null;
-        if (before == null || before.fileKey == null) {
-            return false;
-        }
-        Object was = fileKey(before.path);
-        return was != null && !was.equals(before.fileKey);
+        return replacedByAnother(tip) || n >= 2 && view.get(n - 1) == tip && replacedByAnother(view.get(n - 2));
     }
 
     /**
@@ -1587,7 +1579,7 @@ public final class Journal implements AutoCloseable {
             int n = (int) Math.min(ZERO_CHUNK - (p % ZERO_CHUNK), size - p);
             chunk.clear().limit(n);
             f.read(p, chunk);
-            if (Verifier.nonZero(chunk.flip())) {
+            if (Bytes.nonZero(chunk.flip())) {
                 f.write(p, zeros.clear().limit(n));
                 wrote = true;
             }
@@ -2183,7 +2175,7 @@ public final class Journal implements AutoCloseable {
      * written then may say so. A note that cannot be written is added to {@code e}.
      */
     private void noteFailedSync(Throwable e, long firstLost) {
-        if (readOnly || !writeBackFailed(e) || !syncFailureNoted.compareAndSet(false, true)) {
+        if (readOnly || !SyncFailureNote.writeBackFailed(e) || !syncFailureNoted.compareAndSet(false, true)) {
             return;
         }
         try {
@@ -2191,11 +2183,6 @@ public final class Journal implements AutoCloseable {
         } catch (RuntimeException x) {
             e.addSuppressed(x);
         }
-    }
-
-    /** @return whether {@code e} says a force did not complete ({@link SyncFailureNote#writeBackFailed}) */
-    static boolean writeBackFailed(Throwable e) {
-        return SyncFailureNote.writeBackFailed(e);
     }
 
     private void advanceDurable(long seq) {

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.iolab.IolabException;
+import org.iolab.storage.Bytes;
 import org.iolab.storage.StorageFile;
 
 /** {@link Journal#verify(Path)}: a read-only check of every segment and record. */
@@ -212,7 +213,7 @@ final class Verifier {
         }
         ByteBuffer b = ByteBuffer.allocate((int) size);
         f.read(0, b);
-        if (!nonZero(b.flip())) {
+        if (!Bytes.nonZero(b.flip())) {
             return true;
         }
         // the start of the header a creation writes: magic, version, header size, first sequence (then capacity and
@@ -224,22 +225,5 @@ final class Verifier {
             }
         }
         return true;
-    }
-
-    /** @return true when {@code b} (position to limit) holds a non-zero byte */
-    static boolean nonZero(ByteBuffer b) {
-        int i = b.position();
-        int end = b.limit();
-        for (; i + 8 <= end; i += 8) {
-            if (b.getLong(i) != 0) {
-                return true;
-            }
-        }
-        for (; i < end; i++) {
-            if (b.get(i) != 0) {
-                return true;
-            }
-        }
-        return false;
     }
 }

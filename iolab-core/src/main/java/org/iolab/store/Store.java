@@ -26,6 +26,7 @@ import org.iolab.journal.Journal;
 import org.iolab.journal.JournalCorruptedException;
 import org.iolab.os.Prefaulter;
 import org.iolab.storage.Backend;
+import org.iolab.storage.Bytes;
 import org.iolab.storage.Durability;
 import org.iolab.storage.FileLocks;
 import org.iolab.storage.StorageFile;
@@ -39,7 +40,7 @@ import org.iolab.storage.SyncFailureNote;
  * <h2>Files</h2>
  * {@code FILE} the data, {@code FILE.lock} the writer's lock, {@code FILE.idx} the index checkpoint,
  * {@code FILE.wal/} the redo log (an {@link Journal}; {@link Durability#BATCH} and {@link Durability#ALWAYS} only),
- * {@code FILE.compact} a compaction in progress, {@code FILE.failed} the note a failed sync of the data file leaves
+ * {@code FILE.compact} a compaction in progress, {@code FILE.failed} the note a failed sync of the store's files leaves
  * (the next writable open copies the data file into {@code FILE.rewrite}, new blocks, and renames it over the file:
  * see <em>A sync that fails</em> below). All integers are little-endian.
  *
@@ -131,7 +132,8 @@ import org.iolab.storage.SyncFailureNote;
  * <h2>A sync that fails</h2>
  * When the write-back of a page fails (an I/O error, or ENOSPC on a thin-provisioned volume), Linux reports it to one
  * {@code fsync} and marks the page clean, its bytes still in the page cache but not on the device. The failed sync
- * throws, the store can no longer write, and a sync of the data file that failed leaves {@code FILE.failed}. The next
+ * throws, the store can no longer write, and a sync of the data file or of {@code FILE.idx} that failed (the kernel
+ * reports a failed write-back to whichever file is synced next) leaves {@code FILE.failed}. The next
  * writable open (in the same boot, the page cache still holds what the failed sync wrote) copies the whole data file
  * into new blocks ({@code FILE.rewrite}, synced, renamed over the file) before it reads it, then deletes the note.
  * Without that copy the open's recovery would read the pages back and its checkpoint would call them durable without
@@ -799,7 +801,7 @@ public final class Store implements AutoCloseable {
                         }
                         chunk.flip();
                         int n = chunk.remaining();
-                        if (!allZero(chunk)) {
+                        if (Bytes.nonZero(chunk)) {
                             to.write(p, chunk);
                         }
                         // else a preallocated tail (a mapped backend grows the file in steps of up to 1 GiB): left a
@@ -830,23 +832,6 @@ public final class Store implements AutoCloseable {
             syncDirectory(real);
         }
         SyncFailureNote.clear(note, valid);
-    }
-
-    /** @return whether every byte of {@code b}, position to limit, is zero */
-    private static boolean allZero(ByteBuffer b) {
-        int i = b.position();
-        int end = b.limit();
-        for (; i + 8 <= end; i += 8) {
-            if (b.getLong(i) != 0) {
-                return false;
-            }
-        }
-        for (; i < end; i++) {
-            if (b.get(i) != 0) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**
@@ -2089,12 +2074,7 @@ public final class Store implements AutoCloseable {
             // at NONE too, before any slot write: a power loss that kept a later slot write and lost this one would
             // leave the clean header and FILE.idx trusted over a data file that changed (stale offsets and holes, the
             // sequences restarted below records on disk). One sync of the header's page per open or checkpoint.
-            try {
-                data.forceRange(0, Header.PAGE);
-            } catch (RuntimeException | Error e) {
-                noteFailedSync(e);
-                throw e;
-            }
+            forceData(() -> data.forceRange(0, Header.PAGE));
             header = h;
             dirtyOnDisk = true;
         }
@@ -2629,8 +2609,13 @@ public final class Store implements AutoCloseable {
 
     /** {@code data.force(metadata)}, leaving the failed-sync note when it fails ({@link #noteFailedSync}). */
     private void forceData(boolean metadata) {
+        forceData(() -> data.force(metadata));
+    }
+
+    /** Runs {@code sync}, a sync of the data file, leaving the failed-sync note when it fails. */
+    private void forceData(Runnable sync) {
         try {
-            data.force(metadata);
+            sync.run();
         } catch (RuntimeException | Error e) {
             noteFailedSync(e);
             throw e;
