@@ -11,7 +11,9 @@
 # Every record reported durable in 1 and 2 must be there in 3. Needs root, loop devices and a built iolab-core
 # (./mvnw -q -DskipTests package). docs/RESULTS.md (session of 2026-11-25 03:04) has the results.
 #
-# usage: sudo [PROBE=journal|store|plain] scripts/eio-rig.sh [BACKEND] [DURABILITY] [ROOM_KIB] [PREALLOCATION] [CLASSPATH]
+# usage: sudo [PROBE=journal|store|plain] [STRACE_WRITE=LOG] scripts/eio-rig.sh [BACKEND] [DURABILITY] [ROOM_KIB]
+#            [PREALLOCATION] [CLASSPATH]
+#   STRACE_WRITE  the writing step runs under strace, its failed sync, write and file calls logged to LOG
 #   PROBE         journal (default): scripts/probes/EioProbe.java;
 #                 store: scripts/probes/StoreEioProbe.java, puts of 4000-byte values (its 64 MiB redo segments need a
 #                 512 MiB device over a 64 MiB tmpfs), the same three steps;
@@ -72,7 +74,14 @@ if [ "$PROBE" = plain ]; then
     exit 0
 fi
 echo "-- writing ($PROBE, $BACKEND, $DURABILITY, $PREALLOC, $ROOM KiB left on the device)"
-probe write "$WORK/fs/j" "$DURABILITY" 20000
+if [ -n "${STRACE_WRITE:-}" ]; then
+    # which call the device's failure reached (docs/RESULTS.md, session of 2026-11-25 05:53)
+    strace -f -o "$STRACE_WRITE" -e trace=fsync,fdatasync,msync,sync_file_range,ftruncate,fallocate,openat,rename \
+        -e status=failed "$JAVA" --enable-native-access=ALL-UNNAMED -Dprealloc="$PREALLOC" -Dbackend="$BACKEND" \
+        -cp "$CP:$WORK/classes" "$CLASS" write "$WORK/fs/j" "$DURABILITY" 20000
+else
+    probe write "$WORK/fs/j" "$DURABILITY" 20000
+fi
 rm -f "$WORK/backing/filler"
 echo "-- reopened in the same boot, the device working again"
 probe read "$WORK/fs/j" "$DURABILITY" 50
