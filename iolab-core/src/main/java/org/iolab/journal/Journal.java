@@ -35,6 +35,7 @@ import org.iolab.storage.Backend;
 import org.iolab.storage.Bytes;
 import org.iolab.storage.Durability;
 import org.iolab.storage.FileLocks;
+import org.iolab.storage.FileModes;
 import org.iolab.storage.StorageFile;
 import org.iolab.storage.SyncFailureNote;
 
@@ -911,8 +912,10 @@ public final class Journal implements AutoCloseable {
      * has a segment's name) is moved aside, as if it were missing (the first one: the next step marks the one after
      * it); the only segment is emptied under a fresh header instead, its bytes kept aside;</li>
      * <li>at any other damage (a record, a gap between segments) the journal is cut: the damaged segment is copied
-     * aside whole, then zeroed from the damage on, and every later segment is moved aside. <b>The records from the
-     * damage on are no longer in the journal</b>; run {@link #verify(Path)} first to see what they are.</li>
+     * aside whole, then replaced by a new file that holds its bytes before the damage (written and synced beside it,
+     * then renamed over it: a sync that fails changes nothing), and every later segment is moved aside. <b>The
+     * records from the damage on are no longer in the journal</b>; run {@link #verify(Path)} first to see what they
+     * are.</li>
      * </ul>
      * Takes the writer's lock; does nothing when there is no unrecoverable problem.
      *
@@ -934,6 +937,11 @@ public final class Journal implements AutoCloseable {
      * @return the report of the problems found before the repair
      */
     public static VerifyReport repair(Path dir, Consumer<String> done) {
+        return repair(dir, done, Backend.CHANNEL_HEAP::open);
+    }
+
+    /** {@link #repair(Path, Consumer)}, a cut's new segment written through {@code opener} (tests fail its syncs). */
+    static VerifyReport repair(Path dir, Consumer<String> done, StorageOpener opener) {
         if (!Files.isDirectory(dir) || listSegments(dir).isEmpty()) {
             // before the lock: a folder that holds no journal gets no journal.lock either
             throw new IolabException((Files.isDirectory(dir) ? "no journal segments (*.seg files) in " + dir
@@ -954,14 +962,14 @@ public final class Journal implements AutoCloseable {
                     }
                     done.accept("the journal starts at " + first.file() + " from now on: " + first.what());
                 } else if (first.offset() != 0) {
-                    cut(dir, first, done);
+                    cut(dir, first, done, opener);
                     return report;
                 } else if (rebuildHeader(first.file())) {
                     done.accept("wrote the header of " + first.file() + " again (its records are intact): "
                             + first.what());
                 } else if (listSegments(dir).size() == 1) {
                     // the only segment: emptied under a fresh header (see cut), so the journal goes on at its sequence
-                    cut(dir, first, done);
+                    cut(dir, first, done, opener);
                     return report;
                 } else {
                     // a header over no intact record: the file goes aside as if it were missing, and the next check
@@ -989,7 +997,7 @@ public final class Journal implements AutoCloseable {
                 first = firstUnrecoverable(verify(dir));
             }
             if (first != null) {
-                cut(dir, first, done);
+                cut(dir, first, done, opener);
             }
             return report;
         } catch (IOException e) {
@@ -1057,10 +1065,16 @@ public final class Journal implements AutoCloseable {
 
     /**
      * Cuts the journal at {@code first}: the damaged segment copied aside (when there is data after the damage),
-     * then emptied from the damage on (or, when its header is the damage, moved aside), and every later segment moved
-     * aside, last first.
+     * then replaced by a copy of it emptied from the damage on (or, when its header is the damage, moved aside), and
+     * every later segment moved aside, last first.
+     *
+     * <p>The emptied segment is a new file ({@link #replaceSegment}), never the old one zeroed in place: a sync that
+     * fails with an I/O error leaves the zeros in the page cache, where this boot reads them, but not on the device.
+     * A writer would then append after the cut over pages that still hold, on the device, the records the cut
+     * removed; after a power loss they would read as intact records following the new ones. A failed sync of the
+     * copy leaves the segment as it was, damage and all, and the repair fails saying so.
      */
-    private static void cut(Path dir, VerifyReport.Problem first, Consumer<String> done)
+    private static void cut(Path dir, VerifyReport.Problem first, Consumer<String> done, StorageOpener opener)
             throws IOException {
         List<Path> files = listSegments(dir);
         List<Path> doomed = new ArrayList<>();
@@ -1076,17 +1090,17 @@ public final class Journal implements AutoCloseable {
                     // sequence (an empty folder would restart at 0, handing out again sequences that readers and
                     // checkpoints of a trimmed journal already saw) and its folder still holds a journal
                     Path kept = aside(file, true);
-                    try (StorageFile f = Backend.CHANNEL_HEAP.open(file, true)) {
-                        // the damaged header's capacity cannot be trusted: the file's own size, as a small segment
-                        // that the next roll leaves for one of the configured size
-                        long capacity = Math.max(4096, Format.align(f.size()));
+                    long size = sizeOf(opener, file);
+                    // the damaged header's capacity cannot be trusted: the file's own size, as a small segment that the
+                    // next roll leaves for one of the configured size
+                    long capacity = Math.max(4096, Format.align(size));
+                    replaceSegment(opener, Preallocation.NONE, 0, file, 0, size, f -> {
                         f.write(0, Format.header(nameSeq, capacity));
                         if (nameSeq > 0) {
                             f.write(Format.START_OFFSET, Format.startMarker(nameSeq));
                         }
-                        zeroTail(f, Format.HEADER_SIZE);
-                        f.force(true);
-                    }
+                    }, "empty the damaged segment");
+                    opener.syncDirectory(dir);
                     done.accept("cut " + file + " at offset 0, under a new empty header (the journal goes on at"
                             + " sequence " + nameSeq + "); its bytes are kept in " + kept + ": " + first.what());
                 } else if (first.offset() < Format.HEADER_SIZE) {
@@ -1094,18 +1108,19 @@ public final class Journal implements AutoCloseable {
                     done.accept("cut the journal before " + file + ": " + first.what());
                 } else {
                     Path kept = null;
-                    try (StorageFile f = Backend.CHANNEL_HEAP.open(file, true)) {
-                        if (Verifier.firstNonZero(f, first.offset(), f.size()) >= 0) {
+                    long size;
+                    try (StorageFile f = opener.open(file, false)) {
+                        size = f.size();
+                        if (Verifier.firstNonZero(f, first.offset(), size) >= 0) {
                             kept = aside(file, true);
                         }
-                        // the synced mark goes down to the cut first (one above it would make the next open refuse
-                        // the journal, also after a crash inside this repair): the records before the cut are all
-                        // there is, and they are on the device
-                        f.write(Format.MARK_OFFSET, Format.syncedMark(nameSeq, first.offset()));
-                        f.force(false);
-                        zeroTail(f, first.offset());
-                        f.force(true);
                     }
+                    // the synced mark goes down to the cut (one above it would make the next open refuse the
+                    // journal): the records before the cut are all there is, and they are on the device
+                    replaceSegment(opener, Preallocation.NONE, 0, file, first.offset(), size,
+                            f -> f.write(Format.MARK_OFFSET, Format.syncedMark(nameSeq, first.offset())),
+                            "cut the damaged segment");
+                    opener.syncDirectory(dir);
                     done.accept("cut " + file + " at offset " + first.offset() + (kept == null ? ""
                             : "; its bytes are kept in " + kept) + ": " + first.what());
                 }
@@ -1117,6 +1132,12 @@ public final class Journal implements AutoCloseable {
         for (Path file : doomed.reversed()) {
             Path to = aside(file, false);
             done.accept("moved " + file + " aside to " + to);
+        }
+    }
+
+    private static long sizeOf(StorageOpener opener, Path file) {
+        try (StorageFile f = opener.open(file, false)) {
+            return f.size();
         }
     }
 
@@ -1462,24 +1483,52 @@ public final class Journal implements AutoCloseable {
      * unwritten, and data written to them again reads back as zeros after a remount (measured: docs/RESULTS.md).
      */
     private void rewritePrefix(Path file, long capacity, long end) {
+        replaceSegment(opener, options.preallocation(), capacity, file, end, 0, f -> { },
+                "rewrite the segment cut after a failed sync");
+        syncDirectory();
+    }
+
+    /**
+     * Replaces segment {@code file} by a new one: {@code NAME.seg.tmp}, prepared by {@code prep} for
+     * {@code capacity} bytes, given the file's first {@code end} bytes, then {@code patch}, grown to at least
+     * {@code size} bytes (zeros), synced, given the file's permissions and owner, and renamed over the file. The caller
+     * syncs the folder. Until the rename the file is as it was: a failure (a sync's I/O error included) deletes the
+     * copy and throws, and nothing whose sync failed ever becomes the segment.
+     *
+     * @param what what the replacement is for, in the error's message
+     */
+    static void replaceSegment(StorageOpener opener, Preallocation prep, long capacity, Path file, long end, long size,
+            Consumer<StorageFile> patch, String what) {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try {
-            options.preallocation().prepare(tmp, capacity);
+            prep.prepare(tmp, capacity);
             try (StorageFile from = opener.open(file, false); StorageFile to = opener.open(tmp, true)) {
-                ByteBuffer chunk = ByteBuffer.allocateDirect(ZERO_CHUNK);
+                ByteBuffer chunk = ByteBuffer.allocateDirect((int) Math.min(ZERO_CHUNK, Math.max(end, 1)));
                 for (long p = 0; p < end; ) {
-                    int n = (int) Math.min(ZERO_CHUNK, end - p);
+                    int n = (int) Math.min(chunk.capacity(), end - p);
                     from.read(p, chunk.clear().limit(n));
                     to.write(p, chunk.flip());
                     p += n;
                 }
+                patch.accept(to);
+                if (to.size() < size) {
+                    to.truncate(size);
+                }
                 to.force(true);
             }
+            FileModes.copy(file, tmp);
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            throw IolabException.io("rewrite the segment cut after a failed sync", file, e);
+        } catch (IOException | RuntimeException e) {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            if (e instanceof IOException io) {
+                throw IolabException.io(what, file, io);
+            }
+            throw (RuntimeException) e;
         }
-        syncDirectory();
     }
 
     /**

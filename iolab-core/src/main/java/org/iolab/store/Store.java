@@ -29,6 +29,7 @@ import org.iolab.storage.Backend;
 import org.iolab.storage.Bytes;
 import org.iolab.storage.Durability;
 import org.iolab.storage.FileLocks;
+import org.iolab.storage.FileModes;
 import org.iolab.storage.StorageFile;
 import org.iolab.storage.SyncFailureNote;
 
@@ -789,7 +790,7 @@ public final class Store implements AutoCloseable {
                 try (FileChannel from = FileChannel.open(real, StandardOpenOption.READ);
                         StorageFile to = opener.open(copy, true)) {
                     to.truncate(0);
-                    copyAttributes(real, copy);
+                    FileModes.copy(real, copy);
                     ByteBuffer chunk = ByteBuffer.allocateDirect(REWRITE_CHUNK);
                     for (long p = 0; p < size; ) {
                         chunk.clear().limit((int) Math.min(REWRITE_CHUNK, size - p));
@@ -832,35 +833,6 @@ public final class Store implements AutoCloseable {
             syncDirectory(real);
         }
         SyncFailureNote.clear(note, valid);
-    }
-
-    /**
-     * Gives {@code copy} the permissions, owner and group of {@code file}, where the file system has them (a copy
-     * that replaces the data file must not make it readable to others, or leave it owned by another user than the
-     * store's). An owner that cannot be set (not root) stays the copier's: it could write the file, so it can
-     * write the copy.
-     */
-    static void copyAttributes(Path file, Path copy) throws IOException {
-        java.nio.file.attribute.PosixFileAttributeView from = Files.getFileAttributeView(file,
-                java.nio.file.attribute.PosixFileAttributeView.class);
-        java.nio.file.attribute.PosixFileAttributeView to = Files.getFileAttributeView(copy,
-                java.nio.file.attribute.PosixFileAttributeView.class);
-        if (from == null || to == null) {
-            return;
-        }
-        java.nio.file.attribute.PosixFileAttributes a = from.readAttributes();
-        to.setPermissions(a.permissions());
-        try {
-            java.nio.file.attribute.PosixFileAttributes b = to.readAttributes();
-            if (!a.group().equals(b.group())) {
-                to.setGroup(a.group());
-            }
-            if (!a.owner().equals(b.owner())) {
-                to.setOwner(a.owner());
-            }
-        } catch (IOException notPermitted) {
-            // see above
-        }
     }
 
     /**
@@ -2285,7 +2257,7 @@ public final class Store implements AutoCloseable {
                 }
                 try (StorageFile out = options.opener().open(tmp, true)) {
                     try {
-                        copyAttributes(real, tmp); // the file's permissions and owner, not the umask's
+                        FileModes.copy(real, tmp); // the file's permissions and owner, not the umask's
                     } catch (IOException e) {
                         throw IolabException.io("give the compacted copy the data file's permissions", tmp, e);
                     }
