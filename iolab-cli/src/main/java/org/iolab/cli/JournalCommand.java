@@ -519,10 +519,13 @@ public final class JournalCommand implements Callable<Integer> {
                 }
             }
             System.out.println("directory:      " + dir);
-            System.out.println("records:        " + (nextSeq - firstSeq));
+            // on a damaged journal verify counts only what it reads intact: a damaged record and the rest of its
+            // segment are in the records (the open counts sequences) but not in the bytes, which says so
+            System.out.println("records:        " + (nextSeq - firstSeq) + (report.ok() ? "" : " (" + report.records()
+                    + " read intact by verify: a damaged record and the records after it in its segment are not)"));
             System.out.println("segments:       " + segments);
-            System.out.println("bytes:          " + report.bytes() + " of framed records, " + onDisk
-                    + " in segment files");
+            System.out.println("bytes:          " + report.bytes() + " of framed records" + (report.ok() ? ""
+                    : " read intact") + ", " + onDisk + " in segment files");
             System.out.println("first sequence: " + firstSeq);
             System.out.println("next sequence:  " + nextSeq);
             System.out.println("backend:        not recorded in the journal (any backend reads it; default "

@@ -218,6 +218,14 @@ class JournalCliIT {
         assertEquals(1, bad.exit(), bad.out() + bad.err());
         assertTrue(bad.out().contains(sealed.getFileName().toString()), bad.out());
         assertTrue(bad.out().matches("(?s).*" + sealed.getFileName() + " @ \\d+: .*"), bad.out());
+        // stats counts the sequences, and says how many of them, and of which bytes, verify read intact
+        Run stats = iolab("", "journal", "stats", dir.toString());
+        assertEquals(0, stats.exit(), stats.err());
+        VerifyReport damaged = Journal.verify(dir);
+        assertTrue(damaged.records() < 500 && stats.out().contains("records:        500 (" + damaged.records()
+                + " read intact by verify: a damaged record and the records after it in its segment are not)")
+                && stats.out().contains("bytes:          " + damaged.bytes() + " of framed records read intact, ")
+                && stats.out().contains("health:         damaged"), stats.out());
         Run repair = iolab("", "journal", "repair", dir.toString());
         assertEquals(0, repair.exit(), repair.out() + repair.err());
         assertTrue(repair.out().contains("cut " + sealed), repair.out());
