@@ -475,7 +475,8 @@ public final class Store implements AutoCloseable {
 
     /**
      * Deletes the store in {@code file}: its redo log, index checkpoint (and what an interrupted checkpoint,
-     * compaction or rewrite left), data file, failed-sync note and lock file, in that order.
+     * compaction or rewrite left), data file, failed-sync note and lock file, in that order. When {@code file} is a
+     * symbolic link, the data file it names is deleted, then the link (the other files are beside the link).
      *
      * @param file the data file
      * @throws StoreLockedException when a writer has it open (nothing is deleted)
@@ -496,8 +497,14 @@ public final class Store implements AutoCloseable {
             }
             IndexFile.delete(f);
             Files.deleteIfExists(IndexFile.unfinished(f));
-            Files.deleteIfExists(compactOf(realOf(f)));
-            Files.deleteIfExists(rewriteOf(realOf(f)));
+            Path real = realOf(f);
+            Files.deleteIfExists(compactOf(real));
+            Files.deleteIfExists(rewriteOf(real));
+            if (!real.equals(f)) {
+                // a link's data file: the store's records, which deleting only the link would leave behind unnamed
+                Files.deleteIfExists(real);
+                syncDirectory(real);
+            }
             Files.deleteIfExists(f);
             SyncFailureNote.clear(failedOf(f), true);
             // last, and while held: a writer that opens it now finds no store to write to

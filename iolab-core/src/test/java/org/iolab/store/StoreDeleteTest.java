@@ -47,6 +47,25 @@ class StoreDeleteTest {
         assertEquals(List.of("other.txt"), names());
     }
 
+    /** A store opened through a link kept its data file when deleted: only the link went. */
+    @Test
+    void aLinkedDataFileIsDeletedWithItsLink() throws IOException {
+        Path elsewhere = Files.createDirectory(tmp.resolve("elsewhere"));
+        Path real = elsewhere.resolve("data.store");
+        Path file = Files.createSymbolicLink(tmp.resolve("s.store"), real);
+        try (Store s = Store.open(file, StoreOptions.defaults())) {
+            s.put("k".getBytes(StandardCharsets.UTF_8), new byte[10]);
+            s.compact();
+        }
+        assertTrue(Files.isSymbolicLink(file) && Files.size(real) > 0, "compaction kept the link");
+        Files.write(elsewhere.resolve("data.store.compact"), new byte[100]);
+        Store.deleteFiles(file);
+        assertEquals(List.of("elsewhere"), names());
+        try (Stream<Path> s = Files.list(elsewhere)) {
+            assertEquals(List.of(), s.toList());
+        }
+    }
+
     @Test
     void anOpenRemovesWhatAnInterruptedCheckpointAndCompactionLeft() throws IOException {
         Path file = tmp.resolve("s.store");
