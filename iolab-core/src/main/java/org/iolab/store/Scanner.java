@@ -170,7 +170,7 @@ final class Scanner {
                     sink.damaged(pos, length, what);
                     return pos;
                 }
-                long next = resync(pos + 8, end, policy);
+                long next = resyncWithin(pos, pos + length, end, policy);
                 if (!sink.damaged(pos, next - pos, what)) {
                     return pos;
                 }
@@ -204,6 +204,65 @@ final class Scanner {
         int kv = Slots.keyAndValue(w0);
         int at = ensure(pos, Slots.HEADER + kv);
         return Slots.storedCrc(buf, at) == Slots.crc(crc, buf, at, kv);
+    }
+
+    /**
+     * After a slot at {@code pos} whose shape is sound but whose CRC fails: where the walk goes on. When the slot's own
+     * length is borne out (a valid slot, or the data's end, follows it at {@code declaredEnd}), the damage is that slot:
+     * a valid slot found inside it is taken only if the slots from there lead exactly to {@code declaredEnd} (the
+     * slot's length word was the damage, and these are the records after its real end). Otherwise a slot found inside
+     * would be bytes of the damaged record's value, which may hold slot images (a value that is a copy of another
+     * store's records): taking one for a record would bring back under its key bytes that were never put there.
+     * When the length is not borne out, the search runs on from {@code pos + 8} as after any damage.
+     *
+     * @return the offset where the walk goes on
+     */
+    private long resyncWithin(long pos, long declaredEnd, long end, Policy policy) {
+        if (!(declaredEnd == end || declaredEnd < end && (validAt(declaredEnd, end, policy)))) {
+            return resync(pos + 8, end, policy);
+        }
+        for (long q = resync(pos + 8, declaredEnd, policy); q < declaredEnd; q = resync(q + 8, declaredEnd, policy)) {
+            if (leadsTo(q, declaredEnd)) {
+                return q;
+            }
+        }
+        return declaredEnd;
+    }
+
+    /** @return whether a valid slot starts at {@code p}, or the data ends there (a zero word where zeros end it) */
+    private boolean validAt(long p, long end, Policy policy) {
+        if (p + Slots.HEADER > end) {
+            return false;
+        }
+        int at = ensure(p, Slots.HEADER);
+        long w0 = buf.getLong(at);
+        if (w0 == 0) {
+            return p >= policy.zeroEndsFrom();
+        }
+        if (Slots.checkShape(w0, p, end) != null) {
+            return false;
+        }
+        int kv = Slots.keyAndValue(w0);
+        at = ensure(p, Slots.HEADER + kv);
+        return Slots.storedCrc(buf, at) == Slots.crc(crc, buf, at, kv);
+    }
+
+    /** @return whether valid slots follow each other from {@code p} to exactly {@code target} */
+    private boolean leadsTo(long p, long target) {
+        while (p < target) {
+            int at = ensure(p, Slots.HEADER);
+            long w0 = buf.getLong(at);
+            if (w0 == 0 || Slots.checkShape(w0, p, target) != null) {
+                return false;
+            }
+            int kv = Slots.keyAndValue(w0);
+            at = ensure(p, Slots.HEADER + kv);
+            if (Slots.storedCrc(buf, at) != Slots.crc(crc, buf, at, kv)) {
+                return false;
+            }
+            p += Slots.slotLength(w0);
+        }
+        return p == target;
     }
 
     /** @return the next offset from {@code pos} (8-aligned) where a valid slot starts, or {@code end} */
