@@ -30,6 +30,8 @@ final class KeyIndex {
     static final int MAX_SHARD_BITS = MAX_BITS - SHARD_BITS;
     static final int MIN_SHARD_BITS = 4;
     static final long MAX_RECORDS = (long) ((1L << MAX_BITS) * 0.9);
+    /** An entry's fingerprint is {@code entry >>> FINGERPRINT_SHIFT}, a hash's is {@code hash >>> FINGERPRINT_SHIFT}. */
+    static final int FINGERPRINT_SHIFT = 37;
     private static final long OFFSET_MASK = (1L << 37) - 1;
     private static final int IN_SHARD = (1 << MAX_SHARD_BITS) - 1;
     /** A position is {@code shard << POS_SHIFT | index in the shard's table}. */

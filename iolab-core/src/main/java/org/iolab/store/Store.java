@@ -2471,7 +2471,9 @@ public final class Store implements AutoCloseable {
 
     /**
      * Checks a store without changing anything, under readers' shared lock (as {@link #openReadOnly}): both header
-     * copies, the index checkpoint, the redo log, and every slot's shape and CRC; after an unclean stop, also what the
+     * copies, the index checkpoint (its own checks, and after a clean stop that its entries and holes agree with the
+     * records and free slots of the data file, which an open does not check), the redo log, and every slot's shape and
+     * CRC; after an unclean stop, also what the
      * next open checks after its replay: that every entry of the index the checkpoint and the redo log give points at
      * a live record of its key (not at a hole or another key's record, which shows that the redo log lost
      * operations).

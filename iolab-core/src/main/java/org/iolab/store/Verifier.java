@@ -5,6 +5,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.iolab.IolabException;
 import org.iolab.journal.Journal;
@@ -90,6 +91,7 @@ final class Verifier {
             long redo = records == null ? 0 : records.size();
             boolean clean = h.clean() && redo == 0;
             RedoReplay replayed = null;
+            IndexFile.Loaded checkpoint = null;
             if (!clean) {
                 problems.add(new StoreReport.Problem(file, 0, "not closed cleanly (" + redo
                         + " operations in the redo log); the next open recovers", true));
@@ -98,7 +100,8 @@ final class Verifier {
                 }
             } else {
                 String[] why = new String[1];
-                if (IndexFile.load(file, h, why) == null) {
+                checkpoint = IndexFile.load(file, h, why);
+                if (checkpoint == null) {
                     problems.add(new StoreReport.Problem(IndexFile.of(file), 0, why[0]
                             + "; the next open rebuilds the index by a scan", true));
                 }
@@ -111,6 +114,8 @@ final class Verifier {
             long end = clean ? Math.min(h.dataEnd(), size) : size;
             long[] counts = new long[2];
             RedoReplay model = replayed;
+            // what the walk finds, in file order, compared with the checkpoint an open would trust
+            CheckpointCheck compare = checkpoint == null ? null : new CheckpointCheck(file, checkpoint);
             long found = new Scanner(f).walk(Slots.DATA_START, end,
                     new Scanner.Policy(clean ? Long.MAX_VALUE : h.dataEnd(), !clean, h.checkpointSeq(),
                             Long.MAX_VALUE, true), new Scanner.Sink() {
@@ -118,6 +123,9 @@ final class Verifier {
                         public void live(long offset, int slotLength, long seq, ByteBuffer buf, int at, int k,
                                 int v) {
                             counts[0]++;
+                            if (compare != null) {
+                                compare.live(offset, Slots.hash(buf, at + Slots.HEADER, k) >>> KeyIndex.FINGERPRINT_SHIFT);
+                            }
                             if (Slots.packed(buf.getLong(at)) && (table != null || !h.packed())) {
                                 // a damaged table is reported once, above
                                 String wrong = Store.undecodable(table, buf, at + Slots.HEADER + k, v);
@@ -130,6 +138,9 @@ final class Verifier {
                         @Override
                         public void free(long offset, int slotLength, long seq) {
                             counts[1]++;
+                            if (compare != null) {
+                                compare.free(offset, slotLength);
+                            }
                         }
 
                         @Override
@@ -141,7 +152,128 @@ final class Verifier {
                             return true;
                         }
                     });
+            if (compare != null && problems.stream().allMatch(StoreReport.Problem::recoverable)) {
+                StoreReport.Problem wrong = compare.finish();
+                if (wrong != null) {
+                    problems.add(wrong);
+                }
+            }
             return new StoreReport(file, counts[0], counts[1], found, redo, problems);
+        }
+    }
+
+    /**
+     * Compares the index checkpoint a clean open would trust with the slots a walk finds, in file order: every entry
+     * must point at a live record of a key with its fingerprint, every live record must have one entry, and every hole
+     * must be free slots from its start to its end. A checkpoint that passes its own checks (incarnation, data end,
+     * CRC) but not these was written wrong or edited: an open would lose keys, overwrite records with puts into its
+     * holes, or read a value from inside another record. Memory: the entries, sorted (8 bytes a record), and the holes.
+     */
+    private static final class CheckpointCheck {
+        private final Path file;
+        /** The entries as {@code offset / 8 << 27 | fingerprint}, sign bit flipped, ascending: by offset. */
+        private final long[] entries;
+        private final long[] holes;
+        private int next;
+        private int hole;
+        /** Inside a hole: where the next free slot must start; else -1. */
+        private long covered = -1;
+        private StoreReport.Problem first;
+
+        CheckpointCheck(Path file, IndexFile.Loaded checkpoint) {
+            this.file = file;
+            long[] e = new long[checkpoint.index().size()];
+            int[] n = {0};
+            checkpoint.index().forEachEntry(entry -> {
+                if (n[0] < e.length) {
+                    e[n[0]] = (KeyIndex.offsetOf(entry) >>> 3 << (64 - KeyIndex.FINGERPRINT_SHIFT)
+                            | entry >>> KeyIndex.FINGERPRINT_SHIFT) ^ Long.MIN_VALUE;
+                }
+                n[0]++;
+            });
+            Arrays.sort(e);
+            entries = e;
+            long[] h = checkpoint.holes();
+            Integer[] order = new Integer[h.length / 2];
+            for (int i = 0; i < order.length; i++) {
+                order[i] = i;
+            }
+            Arrays.sort(order, (x, y) -> Long.compare(h[2 * x], h[2 * y]));
+            holes = new long[h.length];
+            for (int i = 0; i < order.length; i++) {
+                holes[2 * i] = h[2 * order[i]];
+                holes[2 * i + 1] = h[2 * order[i] + 1];
+            }
+        }
+
+        private long offset(int i) {
+            return ((entries[i] ^ Long.MIN_VALUE) >>> (64 - KeyIndex.FINGERPRINT_SHIFT)) << 3;
+        }
+
+        private long fingerprint(int i) {
+            return (entries[i] ^ Long.MIN_VALUE) & ((1L << (64 - KeyIndex.FINGERPRINT_SHIFT)) - 1);
+        }
+
+        void live(long offset, long fingerprint) {
+            if (first != null) {
+                return;
+            }
+            if (next < entries.length && offset(next) < offset) {
+                wrong("has an entry for offset " + offset(next) + " of the data file, but no record starts there");
+            } else if (next >= entries.length || offset(next) > offset) {
+                wrong("does not have the record at offset " + offset + " of the data file (its key would read as"
+                        + " absent)");
+            } else if (fingerprint(next) != fingerprint) {
+                wrong("has an entry for offset " + offset + " of the data file, but the record there is another key's");
+            } else if (++next < entries.length && offset(next) == offset) {
+                wrong("has two entries for offset " + offset + " of the data file");
+            } else if (covered >= 0 || hole < holes.length && holes[hole] <= offset) {
+                wrongHole();
+            }
+        }
+
+        void free(long offset, int length) {
+            if (first != null) {
+                return;
+            }
+            if (next < entries.length && offset(next) <= offset) {
+                wrong("has an entry for offset " + offset(next) + " of the data file, but no record starts there");
+            } else if (covered >= 0 && covered != offset || covered < 0 && hole < holes.length
+                    && holes[hole] < offset) {
+                wrongHole();
+            } else if (covered >= 0 || hole < holes.length && holes[hole] == offset) {
+                covered = offset + length;
+                long end = holes[hole] + holes[hole + 1];
+                if (covered == end) {
+                    covered = -1;
+                    hole += 2;
+                } else if (covered > end) {
+                    wrongHole();
+                }
+            }
+            // a free slot no hole names is space the store does not reuse: no harm
+        }
+
+        StoreReport.Problem finish() {
+            if (first == null && next < entries.length) {
+                wrong("has an entry for offset " + offset(next) + " of the data file, but no record starts there");
+            }
+            if (first == null && (covered >= 0 || hole < holes.length)) {
+                wrongHole();
+            }
+            return first;
+        }
+
+        private void wrongHole() {
+            wrong("has a hole of " + holes[hole + 1] + " bytes at offset " + holes[hole] + " of the data file, which"
+                    + " is not free space there (a put into it would overwrite records)");
+        }
+
+        private void wrong(String what) {
+            Path idx = IndexFile.of(file);
+            first = new StoreReport.Problem(idx, 0, "the index checkpoint " + what + "; an open would trust it:"
+                    + " 'iolab store repair " + file + "' rebuilds the index from the data file (or delete " + idx
+                    + " and open the store)", false);
         }
     }
 
