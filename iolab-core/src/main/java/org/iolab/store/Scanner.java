@@ -208,61 +208,65 @@ final class Scanner {
 
     /**
      * After a slot at {@code pos} whose shape is sound but whose CRC fails: where the walk goes on. When the slot's own
-     * length is borne out (a valid slot, or the data's end, follows it at {@code declaredEnd}), the damage is that slot:
-     * a valid slot found inside it is taken only if the slots from there lead exactly to {@code declaredEnd} (the
-     * slot's length word was the damage, and these are the records after its real end). Otherwise a slot found inside
-     * would be bytes of the damaged record's value, which may hold slot images (a value that is a copy of another
-     * store's records): taking one for a record would bring back under its key bytes that were never put there.
-     * When the length is not borne out, the search runs on from {@code pos + 8} as after any damage.
+     * length is borne out (a valid slot, or the data's end, follows it at {@code declaredEnd}), the damage is that slot,
+     * unless a valid slot inside it starts a run of valid slots that meets the run from {@code declaredEnd}: then the
+     * slot's length word was the damage, and that run holds the records after its real end (a length that grew up to
+     * a later slot, or up to an old header left inside a merged hole). A valid slot inside it whose run breaks off
+     * first is bytes of the damaged record's value, which may hold slot images (a value that is a copy of another
+     * store's records): taking it for a record would bring back under its key bytes that were never put there. When
+     * the length is not borne out, the search runs on from {@code pos + 8} as after any damage.
      *
      * @return the offset where the walk goes on
      */
     private long resyncWithin(long pos, long declaredEnd, long end, Policy policy) {
-        if (!(declaredEnd == end || declaredEnd < end && (validAt(declaredEnd, end, policy)))) {
+        if (!(declaredEnd == end || declaredEnd < end && slotEnd(declaredEnd, end, policy) >= 0)) {
             return resync(pos + 8, end, policy);
         }
         for (long q = resync(pos + 8, declaredEnd, policy); q < declaredEnd; q = resync(q + 8, declaredEnd, policy)) {
-            if (leadsTo(q, declaredEnd)) {
+            if (meet(q, declaredEnd, end, policy)) {
                 return q;
             }
         }
         return declaredEnd;
     }
 
-    /** @return whether a valid slot starts at {@code p}, or the data ends there (a zero word where zeros end it) */
-    private boolean validAt(long p, long end, Policy policy) {
+    /**
+     * @return the end of the valid slot at {@code p} ({@code end} for a zero word where zeros end the data), or -1
+     *     when none is there
+     */
+    private long slotEnd(long p, long end, Policy policy) {
         if (p + Slots.HEADER > end) {
-            return false;
+            return -1;
         }
         int at = ensure(p, Slots.HEADER);
         long w0 = buf.getLong(at);
         if (w0 == 0) {
-            return p >= policy.zeroEndsFrom();
+            return p >= policy.zeroEndsFrom() ? end : -1;
         }
         if (Slots.checkShape(w0, p, end) != null) {
-            return false;
+            return -1;
         }
         int kv = Slots.keyAndValue(w0);
         at = ensure(p, Slots.HEADER + kv);
-        return Slots.storedCrc(buf, at) == Slots.crc(crc, buf, at, kv);
+        return Slots.storedCrc(buf, at) == Slots.crc(crc, buf, at, kv) ? p + Slots.slotLength(w0) : -1;
     }
 
-    /** @return whether valid slots follow each other from {@code p} to exactly {@code target} */
-    private boolean leadsTo(long p, long target) {
-        while (p < target) {
-            int at = ensure(p, Slots.HEADER);
-            long w0 = buf.getLong(at);
-            if (w0 == 0 || Slots.checkShape(w0, p, target) != null) {
-                return false;
+    /** @return whether the runs of valid slots from {@code a} and from {@code b} reach a common offset (or both end) */
+    private boolean meet(long a, long b, long end, Policy policy) {
+        while (a != b) {
+            if (a < b) {
+                a = a == end ? -1 : slotEnd(a, end, policy);
+                if (a < 0) {
+                    return false;
+                }
+            } else {
+                b = b == end ? -1 : slotEnd(b, end, policy);
+                if (b < 0) {
+                    return false;
+                }
             }
-            int kv = Slots.keyAndValue(w0);
-            at = ensure(p, Slots.HEADER + kv);
-            if (Slots.storedCrc(buf, at) != Slots.crc(crc, buf, at, kv)) {
-                return false;
-            }
-            p += Slots.slotLength(w0);
         }
-        return p == target;
+        return true;
     }
 
     /** @return the next offset from {@code pos} (8-aligned) where a valid slot starts, or {@code end} */
