@@ -12,10 +12,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.ReentrantLock;
@@ -262,8 +260,7 @@ public final class Store implements AutoCloseable {
     private static final long REUSE_SYNC_MIN = 64 << 10;
     /** Set by a compaction whose copy failed before the swap (the store is unchanged; the writer's lock guards it). */
     private boolean copyFailed;
-    private final ArrayDeque<long[]> pending = new ArrayDeque<>();
-    private final HashSet<Long> pendingSet = new HashSet<>();
+    private final PendingFrees pending = new PendingFrees();
     /** Problems found and dropped while repairing; null: damage throws. */
     private final List<StoreReport.Problem> repairs;
     /** Opened by {@link #openReadOnly}: nothing is written, every write throws. */
@@ -286,7 +283,6 @@ public final class Store implements AutoCloseable {
     private KeyIndex index = new KeyIndex();
     private long liveBytes;
     private long storedBytes;
-    private long pendingBytes;
     private long redoBytes;
     /**
      * Allocated by the first write, 4 KiB, grown for a larger slot ({@link #writeBuffer}): a store opened to be read
@@ -449,9 +445,12 @@ public final class Store implements AutoCloseable {
 
     /**
      * Whether {@code file} begins as a store does: a header copy (offset 0 or 512) that begins with the store's magic,
-     * or a header page of zeros (a store that lost its first block). {@link #repair} rewrites the header of any file
-     * and keeps only the records its scan finds, which for a file of another kind is none; a tool can ask this
-     * first. Reads at most the first 4 KiB; takes no lock.
+     * or a header page of zeros (a store that lost its first block) followed by nothing but zeros, or beside the
+     * store's index checkpoint or redo log, or with a record that checks out somewhere after it. {@link #repair}
+     * rewrites the header of any file and keeps only the records its scan finds, which for a file of another kind is
+     * none: a tool can ask this first. (A file of another kind whose first 4 KiB happen to be zeros was taken for a
+     * store: repair cut it to 4 KiB.) Reads the first 4 KiB and, after a zero page, up to the first record that checks
+     * out (the whole file when there is none); takes no lock.
      *
      * @param file a file
      * @return true when it begins as a store does
@@ -469,8 +468,44 @@ public final class Store implements AutoCloseable {
                     return false;
                 }
             }
-            return true;
+            return f.size() <= Slots.DATA_START || heldRecords(file.toAbsolutePath()) != null
+                    || isBlank(f, file.toAbsolutePath()) || anyRecord(f);
         }
+    }
+
+    /** @return whether a record whose shape and CRC check out starts at an 8-aligned offset after the header page */
+    private static boolean anyRecord(StorageFile f) {
+        long size = f.size();
+        ByteBuffer chunk = ByteBuffer.allocate(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
+        for (long at = Slots.DATA_START; at + Slots.HEADER <= size; at += chunk.capacity()) {
+            int n = (int) Math.min(chunk.capacity(), size - at);
+            f.read(at, chunk.clear().limit(n));
+            for (int i = 0; i + 8 <= n; i += 8) {
+                long w0 = chunk.getLong(i);
+                if (w0 != 0 && Slots.checkShape(w0, at + i, size) == null && recordAt(f, at + i)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** @return whether a slot whose shape and CRC check out starts at {@code offset} of {@code f} */
+    private static boolean recordAt(StorageFile f, long offset) {
+        long size = f.size();
+        if (offset + Slots.HEADER > size) {
+            return false;
+        }
+        ByteBuffer h = ByteBuffer.allocate(Slots.HEADER).order(ByteOrder.LITTLE_ENDIAN);
+        f.read(offset, h);
+        long w0 = h.getLong(0);
+        if (w0 == 0 || Slots.checkShape(w0, offset, size) != null) {
+            return false;
+        }
+        int kv = Slots.keyAndValue(w0);
+        ByteBuffer slot = ByteBuffer.allocate(Slots.HEADER + kv).order(ByteOrder.LITTLE_ENDIAN);
+        f.read(offset, slot);
+        return Slots.storedCrc(slot, 0) == Slots.crc(new CRC32C(), slot, 0, kv);
     }
 
     /**
@@ -1610,7 +1645,7 @@ public final class Store implements AutoCloseable {
         try {
             checkOpen();
             long[] count = {0};
-            boolean anyPending = !pendingSet.isEmpty();
+            boolean anyPending = !pending.isEmpty();
             new Scanner(data, map).walk(Slots.DATA_START, dataEnd,
                     new Scanner.Policy(Long.MAX_VALUE, false, 0, Long.MAX_VALUE, false), new Scanner.Sink() {
                         private ByteBuffer chunk;
@@ -1623,7 +1658,7 @@ public final class Store implements AutoCloseable {
                         @Override
                         public void live(long offset, int slotLength, long seq, ByteBuffer b, int at, int k,
                                 int v) {
-                            if (anyPending && pendingSet.contains(offset)) {
+                            if (anyPending && pending.contains(offset)) {
                                 return;
                             }
                             count[0]++;
@@ -1761,7 +1796,7 @@ public final class Store implements AutoCloseable {
         drainDurable(durableSequence());
         int need = Slots.needed(k, v);
         long off = free.take(need, holeLength);
-        if (off < 0 && pendingBytes >= Math.max(need, Math.max(REUSE_SYNC_MIN, (dataEnd - Slots.DATA_START) >>> 5))) {
+        if (off < 0 && pending.bytes() >= Math.max(need, Math.max(REUSE_SYNC_MIN, (dataEnd - Slots.DATA_START) >>> 5))) {
             log.journal().sync();
             drainDurable(durableSequence());
             off = free.take(need, holeLength);
@@ -1898,15 +1933,13 @@ public final class Store implements AutoCloseable {
             writeFree(off, len, seq);
             free.add(off, len);
         } else {
-            pending.add(new long[] {seq, off, len});
-            pendingSet.add(off);
-            pendingBytes += len;
+            pending.add(seq, off, len);
         }
     }
 
     /** Turns the frees of operations up to {@code durable} into holes (marked free on disk). */
     private void drainDurable(long durable) {
-        if (pending.isEmpty() || pending.peekFirst()[0] > durable) {
+        if (pending.isEmpty() || pending.firstSeq() > durable) {
             return;
         }
         long stamp = rw.writeLock();
@@ -1919,12 +1952,13 @@ public final class Store implements AutoCloseable {
 
     /** {@link #drainDurable} with the write lock held. */
     private void drainLocked(long durable) {
-        while (!pending.isEmpty() && pending.peekFirst()[0] <= durable) {
-            long[] p = pending.pollFirst();
-            writeFree(p[1], (int) p[2], p[0]);
-            pendingSet.remove(p[1]);
-            pendingBytes -= p[2];
-            free.add(p[1], (int) p[2]);
+        while (!pending.isEmpty() && pending.firstSeq() <= durable) {
+            long seq = pending.firstSeq();
+            long off = pending.firstOffset();
+            int len = pending.firstLength();
+            pending.removeFirst();
+            writeFree(off, len, seq);
+            free.add(off, len);
         }
     }
 
@@ -2445,7 +2479,7 @@ public final class Store implements AutoCloseable {
             try {
                 checkOpen();
                 long size = data.size();
-                long freeBytes = free.bytes() + pendingBytes;
+                long freeBytes = free.bytes() + pending.bytes();
                 return new StoreStats(index.size(), liveBytes, storedBytes, freeBytes, free.count() + pending.size(),
                         pending.size(), dataEnd, size, size == 0 ? 0 : (double) freeBytes / size, lastSeq,
                         durableSequence(), checkpointSeq, redoBytes, symbols == null ? 0 : symbols.symbols());

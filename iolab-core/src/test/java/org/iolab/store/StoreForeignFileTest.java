@@ -76,11 +76,25 @@ class StoreForeignFileTest {
             text[i] = (byte) ('a' + i % 26);
         }
         refusedAndUnchanged("text", text, true);
-        // zeros over the header page and where the first slot goes, data after it: what a store whose first 8 KiB
+        // zeros over the header page and where the first slot goes, then records: what a store whose first 8 KiB
         // were lost looks like, so it begins as a store
-        byte[] late = new byte[6000];
-        late[5000] = 42;
+        Path source = tmp.resolve("source");
+        try (Store s = Store.open(source, StoreOptions.defaults())) {
+            for (int i = 0; i < 200; i++) {
+                s.put(("key" + i).getBytes(StandardCharsets.US_ASCII), new byte[40]);
+            }
+        }
+        byte[] late = Files.readAllBytes(source);
+        java.util.Arrays.fill(late, 0, 8192, (byte) 0);
         refusedAndUnchanged("late", late, false);
+        // a zero first page and then no record at all is another kind of file (a review's: 4 KiB of zeros, then text;
+        // repair cut it to 4 KiB)
+        byte[] zeroPageThenText = new byte[4096 + text.length];
+        System.arraycopy(text, 0, zeroPageThenText, 4096, text.length);
+        refusedAndUnchanged("zero-page-then-text", zeroPageThenText, true);
+        byte[] zerosThenOneByte = new byte[6000];
+        zerosThenOneByte[5000] = 42;
+        refusedAndUnchanged("zeros-then-one-byte", zerosThenOneByte, true);
     }
 
     @Test
