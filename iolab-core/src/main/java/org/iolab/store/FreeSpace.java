@@ -286,7 +286,7 @@ final class FreeSpace {
     }
 
     /** Open addressing, linear probing, backward-shift deletion; keys are offsets (never 0), values non-negative. */
-    private static final class OffsetMap {
+    static final class OffsetMap {
         private long[] keys = new long[64];
         private long[] values = new long[64];
         /** 64 minus log2 of the table length: the hash's top bits index the whole table, however large. */
