@@ -344,27 +344,32 @@ public final class Journal implements AutoCloseable {
      * @throws JournalCorruptedException when a segment other than the last one's tail is damaged
      */
     public static Journal open(Path dir, JournalOptions options) {
-        Path absolute = dir.toAbsolutePath();
-        Path existing = absolute;
-        while (existing != null && !Files.isDirectory(existing)) {
-            existing = existing.getParent();
-        }
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         try {
-            Files.createDirectories(dir);
-            // the new folders' entries reach the device before any record is acknowledged: each created folder is
-            // synced with the folder that holds it (a store's redo log is such a folder, made at its first write)
-            for (Path p = absolute; existing != null && !p.equals(existing); p = p.getParent()) {
-                options.opener().syncDirectory(p.getParent());
+            Path absolute = dir.toAbsolutePath();
+            Path existing = absolute;
+            while (existing != null && !Files.isDirectory(existing)) {
+                existing = existing.getParent();
             }
-        } catch (IOException e) {
-            throw IolabException.io("create the journal directory", dir, e);
-        }
-        FileLock fileLock = acquire(dir);
-        try {
-            return new Journal(dir, options, fileLock);
-        } catch (RuntimeException | Error e) {
-            FileLocks.release(fileLock);
-            throw e;
+            try {
+                Files.createDirectories(dir);
+                // the new folders' entries reach the device before any record is acknowledged: each created folder is
+                // synced with the folder that holds it (a store's redo log is such a folder, made at its first write)
+                for (Path p = absolute; existing != null && !p.equals(existing); p = p.getParent()) {
+                    options.opener().syncDirectory(p.getParent());
+                }
+            } catch (IOException e) {
+                throw IolabException.io("create the journal directory", dir, e);
+            }
+            FileLock fileLock = acquire(dir);
+            try {
+                return new Journal(dir, options, fileLock);
+            } catch (RuntimeException | Error e) {
+                FileLocks.release(fileLock);
+                throw e;
+            }
+        } finally {
+            restoreInterrupt(interrupted);
         }
     }
 
@@ -383,10 +388,16 @@ public final class Journal implements AutoCloseable {
      *     the last segment's synced mark are
      */
     public static Journal openReadOnly(Path dir, JournalOptions options) {
-        if (!Files.isDirectory(dir)) {
-            throw new IolabException("no journal directory " + dir + ": give the directory a journal was opened in");
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
+        try {
+            if (!Files.isDirectory(dir)) {
+                throw new IolabException("no journal directory " + dir
+                        + ": give the directory a journal was opened in");
+            }
+            return new Journal(dir, options, null);
+        } finally {
+            restoreInterrupt(interrupted);
         }
-        return new Journal(dir, options, null);
     }
 
     /** @return true when opened with {@link #openReadOnly(Path, JournalOptions)} */
@@ -937,7 +948,12 @@ public final class Journal implements AutoCloseable {
      * @return the report of the problems found before the repair
      */
     public static VerifyReport repair(Path dir, Consumer<String> done) {
-        return repair(dir, done, Backend.CHANNEL_HEAP::open);
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
+        try {
+            return repair(dir, done, Backend.CHANNEL_HEAP::open);
+        } finally {
+            restoreInterrupt(interrupted);
+        }
     }
 
     /** {@link #repair(Path, Consumer)}, a cut's new segment written through {@code opener} (tests fail its syncs). */
@@ -945,7 +961,8 @@ public final class Journal implements AutoCloseable {
         if (!Files.isDirectory(dir) || listSegments(dir).isEmpty()) {
             // before the lock: a folder that holds no journal gets no journal.lock either
             throw new IolabException((Files.isDirectory(dir) ? "no journal segments (*.seg files) in " + dir
-                    : "no journal directory " + dir) + ": nothing to repair; give the directory a journal was opened in");
+                    : "no journal directory " + dir)
+                    + ": nothing to repair; give the directory a journal was opened in");
         }
         FileLock fileLock = acquire(dir);
         try {
@@ -1175,7 +1192,12 @@ public final class Journal implements AutoCloseable {
      * @return the counts and every problem found
      */
     public static VerifyReport verify(Path dir) {
-        return Verifier.verify(dir, Backend.CHANNEL_HEAP::open);
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
+        try {
+            return Verifier.verify(dir, Backend.CHANNEL_HEAP::open);
+        } finally {
+            restoreInterrupt(interrupted);
+        }
     }
 
     // ---------------------------------------------------------------- recovery
@@ -2139,8 +2161,8 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * The public entry points that do I/O (append, sync, deleteBefore, close, a cursor's step) run with a pending
-     * interrupt cleared, then give it back here: a {@code FileChannel} call entered with an interrupt pending closes
+     * The public entry points that do I/O (open, append, sync, deleteBefore, close, a cursor's step, verify, repair)
+     * run with a pending interrupt cleared, then give it back here: a {@code FileChannel} call entered with an interrupt pending closes
      * the file for every thread (a sync, a seal, a roll's new segment, a reader's open), and an executor's
      * {@code shutdownNow} made {@code close} fail and leave records unsynced.
      *

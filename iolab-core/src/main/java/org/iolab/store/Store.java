@@ -376,21 +376,27 @@ public final class Store implements AutoCloseable {
      *         operations the data file holds
      */
     public static Store open(Path file, StoreOptions options) {
-        checkArguments(file, options);
-        Path f = file.toAbsolutePath();
-        FileLock fileLock = acquire(f);
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         try {
-            Path shown = Files.exists(f) ? null : heldRecords(f);
-            if (shown != null) {
-                // not created here: the store's other files show it held records, and its data file is gone
-                throw new StoreCorruptedException(f, 0, "the data file is missing, but " + shown + " beside it shows"
-                        + " that the store held records", "nothing was created; restore the data file, or delete "
-                        + IndexFile.of(f) + " and " + walOf(f) + " to create a new, empty store");
+            checkArguments(file, options);
+            Path f = file.toAbsolutePath();
+            FileLock fileLock = acquire(f);
+            try {
+                Path shown = Files.exists(f) ? null : heldRecords(f);
+                if (shown != null) {
+                    // not created here: the store's other files show it held records, and its data file is gone
+                    throw new StoreCorruptedException(f, 0, "the data file is missing, but " + shown
+                            + " beside it shows"
+                            + " that the store held records", "nothing was created; restore the data file, or delete "
+                            + IndexFile.of(f) + " and " + walOf(f) + " to create a new, empty store");
+                }
+                return new Store(f, options, fileLock, null);
+            } catch (RuntimeException | Error e) {
+                FileLocks.release(fileLock, !Files.exists(f) || refusedAsForeign(f, e));
+                throw e;
             }
-            return new Store(f, options, fileLock, null);
-        } catch (RuntimeException | Error e) {
-            FileLocks.release(fileLock, !Files.exists(f) || refusedAsForeign(f, e));
-            throw e;
+        } finally {
+            restoreInterrupt(interrupted);
         }
     }
 
@@ -426,20 +432,25 @@ public final class Store implements AutoCloseable {
      * @throws IolabException when the file is missing or cannot be read
      */
     public static Store openReadOnly(Path file, StoreOptions options) {
-        checkArguments(file, options);
-        Path f = file.toAbsolutePath();
-        if (Files.isDirectory(f)) {
-            throw new IolabException("store file " + f + " is a directory: give the store's data file");
-        }
-        if (!Files.exists(f)) {
-            throw new IolabException("no store file " + f + ": give the data file a store was created in");
-        }
-        FileLocks.Shared hold = acquireShared(f);
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         try {
-            return new Store(f, options, null, null, hold);
-        } catch (RuntimeException | Error e) {
-            hold.release(refusedAsForeign(f, e));
-            throw e;
+            checkArguments(file, options);
+            Path f = file.toAbsolutePath();
+            if (Files.isDirectory(f)) {
+                throw new IolabException("store file " + f + " is a directory: give the store's data file");
+            }
+            if (!Files.exists(f)) {
+                throw new IolabException("no store file " + f + ": give the data file a store was created in");
+            }
+            FileLocks.Shared hold = acquireShared(f);
+            try {
+                return new Store(f, options, null, null, hold);
+            } catch (RuntimeException | Error e) {
+                hold.release(refusedAsForeign(f, e));
+                throw e;
+            }
+        } finally {
+            restoreInterrupt(interrupted);
         }
     }
 
@@ -518,38 +529,43 @@ public final class Store implements AutoCloseable {
      * @throws IolabException when a file cannot be deleted (the ones before it are gone)
      */
     public static void deleteFiles(Path file) {
-        Path f = file.toAbsolutePath();
-        Path walDir = walOf(f);
-        FileLock fileLock = acquire(f);
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         try {
-            if (Files.isDirectory(walDir)) {
-                try (java.util.stream.Stream<Path> in = Files.list(walDir)) {
-                    for (Path p : in.toList()) {
-                        Files.deleteIfExists(p);
+            Path f = file.toAbsolutePath();
+            Path walDir = walOf(f);
+            FileLock fileLock = acquire(f);
+            try {
+                if (Files.isDirectory(walDir)) {
+                    try (java.util.stream.Stream<Path> in = Files.list(walDir)) {
+                        for (Path p : in.toList()) {
+                            Files.deleteIfExists(p);
+                        }
                     }
+                    Files.deleteIfExists(walDir);
                 }
-                Files.deleteIfExists(walDir);
+                IndexFile.delete(f);
+                Files.deleteIfExists(IndexFile.unfinished(f));
+                Path real = realOf(f);
+                Files.deleteIfExists(compactOf(real));
+                Files.deleteIfExists(rewriteOf(real));
+                if (!real.equals(f)) {
+                    // a link's data file: the store's records, which deleting only the link would leave behind unnamed
+                    Files.deleteIfExists(real);
+                    syncDirectory(real);
+                }
+                Files.deleteIfExists(f);
+                SyncFailureNote.clear(failedOf(f), true);
+                // last, and while held: a writer that opens it now finds no store to write to
+                Files.deleteIfExists(lockFileOf(f));
+            } catch (IOException e) {
+                throw IolabException.io("delete the store", f, e);
+            } finally {
+                FileLocks.release(fileLock);
             }
-            IndexFile.delete(f);
-            Files.deleteIfExists(IndexFile.unfinished(f));
-            Path real = realOf(f);
-            Files.deleteIfExists(compactOf(real));
-            Files.deleteIfExists(rewriteOf(real));
-            if (!real.equals(f)) {
-                // a link's data file: the store's records, which deleting only the link would leave behind unnamed
-                Files.deleteIfExists(real);
-                syncDirectory(real);
-            }
-            Files.deleteIfExists(f);
-            SyncFailureNote.clear(failedOf(f), true);
-            // last, and while held: a writer that opens it now finds no store to write to
-            Files.deleteIfExists(lockFileOf(f));
-        } catch (IOException e) {
-            throw IolabException.io("delete the store", f, e);
+            syncDirectory(f);
         } finally {
-            FileLocks.release(fileLock);
+            restoreInterrupt(interrupted);
         }
-        syncDirectory(f);
     }
 
     static Path dataFileOf(Path lockFile) {
@@ -1526,28 +1542,33 @@ public final class Store implements AutoCloseable {
      * @throws StoreCorruptedException when the record is damaged
      */
     public byte[] get(byte[] key) {
-        ByteBuffer kb = wrap(key);
-        int k = checkKey(kb);
-        long hash = Slots.hash(kb, 0, k);
-        Ctx ctx = enter("get");
-        long stamp = rw.readLock();
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         try {
-            checkOpen();
-            int pos = index.find(hash, ctx.with(kb));
-            if (pos < 0) {
-                return null;
+            ByteBuffer kb = wrap(key);
+            int k = checkKey(kb);
+            long hash = Slots.hash(kb, 0, k);
+            Ctx ctx = enter("get");
+            long stamp = rw.readLock();
+            try {
+                checkOpen();
+                int pos = index.find(hash, ctx.with(kb));
+                if (pos < 0) {
+                    return null;
+                }
+                if (ctx.foundPacked) {
+                    int n = ctx.unpack(index.offsetAt(pos)); // first: it may replace the buffer plain() returns
+                    return Arrays.copyOf(ctx.unpacker.plain(), n);
+                }
+                byte[] out = new byte[ctx.foundValueLen];
+                ctx.cur.get(Slots.HEADER + ctx.foundKeyLen, out);
+                return out;
+            } finally {
+                rw.unlockRead(stamp);
+                // the read context reaches this store through a weak reference: keep it reachable until here
+                java.lang.ref.Reference.reachabilityFence(this);
             }
-            if (ctx.foundPacked) {
-                int n = ctx.unpack(index.offsetAt(pos)); // first: it may replace the buffer plain() returns
-                return Arrays.copyOf(ctx.unpacker.plain(), n);
-            }
-            byte[] out = new byte[ctx.foundValueLen];
-            ctx.cur.get(Slots.HEADER + ctx.foundKeyLen, out);
-            return out;
         } finally {
-            rw.unlockRead(stamp);
-            // the read context reaches this store through a weak reference: keep it reachable until here
-            java.lang.ref.Reference.reachabilityFence(this);
+            restoreInterrupt(interrupted);
         }
     }
 
@@ -1560,36 +1581,42 @@ public final class Store implements AutoCloseable {
      * @return true when the key was found (and visited)
      */
     public boolean get(ByteBuffer key, ValueVisitor visitor) {
-        int k = checkKey(key);
-        if (visitor == null) {
-            throw new IolabException("null visitor for a get from store " + file + ": give one, or use get(byte[])");
-        }
-        long hash = Slots.hash(key, key.position(), k);
-        Ctx ctx = enter("get");
-        long stamp = rw.readLock();
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         try {
-            checkOpen();
-            int pos = index.find(hash, ctx.with(key));
-            if (pos < 0) {
-                return false;
+            int k = checkKey(key);
+            if (visitor == null) {
+                throw new IolabException("null visitor for a get from store " + file
+                        + ": give one, or use get(byte[])");
             }
-            ctx.visiting++;
+            long hash = Slots.hash(key, key.position(), k);
+            Ctx ctx = enter("get");
+            long stamp = rw.readLock();
             try {
-                if (ctx.foundPacked) {
-                    int n = ctx.unpack(index.offsetAt(pos));
-                    visitor.visit(ByteBuffer.wrap(ctx.unpacker.plain(), 0, n).slice().asReadOnlyBuffer());
-                } else {
-                    visitor.visit(ctx.cur.slice(Slots.HEADER + ctx.foundKeyLen, ctx.foundValueLen)
-                            .asReadOnlyBuffer());
+                checkOpen();
+                int pos = index.find(hash, ctx.with(key));
+                if (pos < 0) {
+                    return false;
                 }
+                ctx.visiting++;
+                try {
+                    if (ctx.foundPacked) {
+                        int n = ctx.unpack(index.offsetAt(pos));
+                        visitor.visit(ByteBuffer.wrap(ctx.unpacker.plain(), 0, n).slice().asReadOnlyBuffer());
+                    } else {
+                        visitor.visit(ctx.cur.slice(Slots.HEADER + ctx.foundKeyLen, ctx.foundValueLen)
+                                .asReadOnlyBuffer());
+                    }
+                } finally {
+                    ctx.visiting--;
+                }
+                return true;
             } finally {
-                ctx.visiting--;
+                rw.unlockRead(stamp);
+                // the read context reaches this store through a weak reference: keep it reachable until here
+                java.lang.ref.Reference.reachabilityFence(this);
             }
-            return true;
         } finally {
-            rw.unlockRead(stamp);
-            // the read context reaches this store through a weak reference: keep it reachable until here
-            java.lang.ref.Reference.reachabilityFence(this);
+            restoreInterrupt(interrupted);
         }
     }
 
@@ -1598,18 +1625,23 @@ public final class Store implements AutoCloseable {
      * @return whether the store holds it
      */
     public boolean contains(byte[] key) {
-        ByteBuffer kb = wrap(key);
-        int k = checkKey(kb);
-        long hash = Slots.hash(kb, 0, k);
-        Ctx ctx = enter("look up a key");
-        long stamp = rw.readLock();
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         try {
-            checkOpen();
-            return index.find(hash, ctx.with(kb)) >= 0;
+            ByteBuffer kb = wrap(key);
+            int k = checkKey(kb);
+            long hash = Slots.hash(kb, 0, k);
+            Ctx ctx = enter("look up a key");
+            long stamp = rw.readLock();
+            try {
+                checkOpen();
+                return index.find(hash, ctx.with(kb)) >= 0;
+            } finally {
+                rw.unlockRead(stamp);
+                // the read context reaches this store through a weak reference: keep it reachable until here
+                java.lang.ref.Reference.reachabilityFence(this);
+            }
         } finally {
-            rw.unlockRead(stamp);
-            // the read context reaches this store through a weak reference: keep it reachable until here
-            java.lang.ref.Reference.reachabilityFence(this);
+            restoreInterrupt(interrupted);
         }
     }
 
@@ -1636,74 +1668,79 @@ public final class Store implements AutoCloseable {
      * @throws StoreCorruptedException when a damaged slot is reached
      */
     public long scan(EntryVisitor visitor) {
-        if (visitor == null) {
-            throw new IolabException("null visitor for a scan of store " + file + ": give one");
-        }
-        Ctx ctx = enter("scan");
-        long stamp = rw.readLock();
-        ctx.visiting++;
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         try {
-            checkOpen();
-            long[] count = {0};
-            boolean anyPending = !pending.isEmpty();
-            new Scanner(data, map).walk(Slots.DATA_START, dataEnd,
-                    new Scanner.Policy(Long.MAX_VALUE, false, 0, Long.MAX_VALUE, false), new Scanner.Sink() {
-                        private ByteBuffer chunk;
-                        private ByteBuffer keyView;
-                        private ByteBuffer valueView;
-                        private final Unpacker unpacker = new Unpacker();
-                        private ByteBuffer plainView;
-                        private byte[] viewed;
+            if (visitor == null) {
+                throw new IolabException("null visitor for a scan of store " + file + ": give one");
+            }
+            Ctx ctx = enter("scan");
+            long stamp = rw.readLock();
+            ctx.visiting++;
+            try {
+                checkOpen();
+                long[] count = {0};
+                boolean anyPending = !pending.isEmpty();
+                new Scanner(data, map).walk(Slots.DATA_START, dataEnd,
+                        new Scanner.Policy(Long.MAX_VALUE, false, 0, Long.MAX_VALUE, false), new Scanner.Sink() {
+                            private ByteBuffer chunk;
+                            private ByteBuffer keyView;
+                            private ByteBuffer valueView;
+                            private final Unpacker unpacker = new Unpacker();
+                            private ByteBuffer plainView;
+                            private byte[] viewed;
 
-                        @Override
-                        public void live(long offset, int slotLength, long seq, ByteBuffer b, int at, int k,
-                                int v) {
-                            if (anyPending && pending.contains(offset)) {
-                                return;
+                            @Override
+                            public void live(long offset, int slotLength, long seq, ByteBuffer b, int at, int k,
+                                    int v) {
+                                if (anyPending && pending.contains(offset)) {
+                                    return;
+                                }
+                                count[0]++;
+                                if (b != chunk) {
+                                    chunk = b;
+                                    keyView = b.asReadOnlyBuffer();
+                                    valueView = b.asReadOnlyBuffer();
+                                }
+                                // two views per chunk, moved from record to record, not two slices per record (and
+                                // big-endian each time, as a slice would be, whatever the last visitor set)
+                                int key = at + Slots.HEADER;
+                                ByteBuffer value;
+                                if (Slots.packed(b.getLong(at))) {
+                                    value = unpack(offset, b, key + k, v);
+                                } else {
+                                    value = valueView.limit(key + k + v).position(key + k);
+                                }
+                                visitor.visit(keyView.limit(key + k).position(key).order(ByteOrder.BIG_ENDIAN),
+                                        value.order(ByteOrder.BIG_ENDIAN));
                             }
-                            count[0]++;
-                            if (b != chunk) {
-                                chunk = b;
-                                keyView = b.asReadOnlyBuffer();
-                                valueView = b.asReadOnlyBuffer();
-                            }
-                            // two views per chunk, moved from record to record, not two slices per record (and
-                            // big-endian each time, as a slice would be, whatever the last visitor set)
-                            int key = at + Slots.HEADER;
-                            ByteBuffer value;
-                            if (Slots.packed(b.getLong(at))) {
-                                value = unpack(offset, b, key + k, v);
-                            } else {
-                                value = valueView.limit(key + k + v).position(key + k);
-                            }
-                            visitor.visit(keyView.limit(key + k).position(key).order(ByteOrder.BIG_ENDIAN),
-                                    value.order(ByteOrder.BIG_ENDIAN));
-                        }
 
-                        /** @return a read-only view of the compressed value at {@code at} of {@code b}, decoded */
-                        private ByteBuffer unpack(long offset, ByteBuffer b, int at, int v) {
-                            int n = unpacker.unpack(symbols, b, at, v, file, offset);
-                            if (viewed != unpacker.plain()) {
-                                viewed = unpacker.plain();
-                                plainView = ByteBuffer.wrap(viewed).asReadOnlyBuffer();
+                            /** @return a read-only view of the compressed value at {@code at} of {@code b}, decoded */
+                            private ByteBuffer unpack(long offset, ByteBuffer b, int at, int v) {
+                                int n = unpacker.unpack(symbols, b, at, v, file, offset);
+                                if (viewed != unpacker.plain()) {
+                                    viewed = unpacker.plain();
+                                    plainView = ByteBuffer.wrap(viewed).asReadOnlyBuffer();
+                                }
+                                return plainView.limit(n).position(0);
                             }
-                            return plainView.limit(n).position(0);
-                        }
 
-                        @Override
-                        public void free(long offset, int slotLength, long seq) {
-                            // a hole
-                        }
+                            @Override
+                            public void free(long offset, int slotLength, long seq) {
+                                // a hole
+                            }
 
-                        @Override
-                        public boolean damaged(long offset, long length, String what) {
-                            throw new StoreCorruptedException(file, offset, what);
-                        }
-                    });
-            return count[0];
+                            @Override
+                            public boolean damaged(long offset, long length, String what) {
+                                throw new StoreCorruptedException(file, offset, what);
+                            }
+                        });
+                return count[0];
+            } finally {
+                ctx.visiting--;
+                rw.unlockRead(stamp);
+            }
         } finally {
-            ctx.visiting--;
-            rw.unlockRead(stamp);
+            restoreInterrupt(interrupted);
         }
     }
 
@@ -1728,45 +1765,50 @@ public final class Store implements AutoCloseable {
      * @return the operation's sequence ({@link #awaitDurable(long)})
      */
     public long put(ByteBuffer key, ByteBuffer value) {
-        int k = checkKey(key);
-        if (value == null) {
-            throw new IolabException("cannot put a null value into store " + file + ": use delete to remove a key");
-        }
-        int v = value.remaining();
-        if (v > Slots.MAX_VALUE) {
-            throw new IolabException("value of " + v + " bytes is too long for store " + file + ": at most "
-                    + Slots.MAX_VALUE + " bytes (32 MiB)");
-        }
-        long hash = Slots.hash(key, key.position(), k);
-        Ctx ctx = enter("put");
-        writer.lock();
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         try {
-            checkWritable();
-            int pos = index.find(hash, ctx.with(key));
-            long oldOff = -1;
-            int oldLen = 0;
-            int oldKv = 0;
-            if (pos >= 0) {
-                oldOff = index.offsetAt(pos);
-                oldLen = (int) ctx.slotLength;
-                oldKv = ctx.foundKeyLen + ctx.foundValueLen;
-            } else if (!index.canInsert(hash)) {
-                // each of the index's shards holds at most 1/256 of its records: a full one refuses new keys before
-                // anything is logged
-                throw new IolabException("store " + file + " is full: it holds " + index.size()
-                        + " records, and the part of its index this key belongs to is full; split the data over"
-                        + " several stores");
+            int k = checkKey(key);
+            if (value == null) {
+                throw new IolabException("cannot put a null value into store " + file + ": use delete to remove a key");
             }
+            int v = value.remaining();
+            if (v > Slots.MAX_VALUE) {
+                throw new IolabException("value of " + v + " bytes is too long for store " + file + ": at most "
+                        + Slots.MAX_VALUE + " bytes (32 MiB)");
+            }
+            long hash = Slots.hash(key, key.position(), k);
+            Ctx ctx = enter("put");
+            writer.lock();
             try {
-                ByteBuffer packed = pack(symbols, value);
-                return packed == null ? doPut(hash, key, value, k, v, false, pos, oldOff, oldLen, oldKv)
-                        : doPut(hash, key, packed, k, packed.remaining(), true, pos, oldOff, oldLen, oldKv);
-            } catch (RuntimeException | Error e) {
-                fail(e);
-                throw e;
+                checkWritable();
+                int pos = index.find(hash, ctx.with(key));
+                long oldOff = -1;
+                int oldLen = 0;
+                int oldKv = 0;
+                if (pos >= 0) {
+                    oldOff = index.offsetAt(pos);
+                    oldLen = (int) ctx.slotLength;
+                    oldKv = ctx.foundKeyLen + ctx.foundValueLen;
+                } else if (!index.canInsert(hash)) {
+                    // each of the index's shards holds at most 1/256 of its records: a full one refuses new keys before
+                    // anything is logged
+                    throw new IolabException("store " + file + " is full: it holds " + index.size()
+                            + " records, and the part of its index this key belongs to is full; split the data over"
+                            + " several stores");
+                }
+                try {
+                    ByteBuffer packed = pack(symbols, value);
+                    return packed == null ? doPut(hash, key, value, k, v, false, pos, oldOff, oldLen, oldKv)
+                            : doPut(hash, key, packed, k, packed.remaining(), true, pos, oldOff, oldLen, oldKv);
+                } catch (RuntimeException | Error e) {
+                    fail(e);
+                    throw e;
+                }
+            } finally {
+                writer.unlock();
             }
         } finally {
-            writer.unlock();
+            restoreInterrupt(interrupted);
         }
     }
 
@@ -1861,49 +1903,54 @@ public final class Store implements AutoCloseable {
      * @return the operation's sequence, or -1 when the key was absent (nothing is written)
      */
     public long delete(byte[] key) {
-        ByteBuffer kb = wrap(key);
-        int k = checkKey(kb);
-        long hash = Slots.hash(kb, 0, k);
-        Ctx ctx = enter("delete");
-        writer.lock();
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         try {
-            checkWritable();
-            int pos = index.find(hash, ctx.with(kb));
-            if (pos < 0) {
-                return -1;
-            }
-            long oldOff = index.offsetAt(pos);
-            int oldLen = (int) ctx.slotLength;
-            int oldKv = ctx.foundKeyLen + ctx.foundValueLen;
+            ByteBuffer kb = wrap(key);
+            int k = checkKey(kb);
+            long hash = Slots.hash(kb, 0, k);
+            Ctx ctx = enter("delete");
+            writer.lock();
             try {
-                markDirty();
-                long seq = lastSeq + 1;
-                if (redo) {
-                    ByteBuffer b = writeBuffer(Redo.HEADER);
-                    b.putLong(0, Redo.DELETE).putLong(8, seq).putLong(16, -1).putLong(24, -1).putInt(32, 0)
-                            .putInt(36, oldLen).putLong(40, oldOff).putInt(48, 0).putInt(52, oldKv)
-                            .putLong(56, dataEnd).putLong(64, hash);
-                    append(b.limit(Redo.HEADER).position(0), seq);
+                checkWritable();
+                int pos = index.find(hash, ctx.with(kb));
+                if (pos < 0) {
+                    return -1;
                 }
-                long stamp = rw.writeLock();
+                long oldOff = index.offsetAt(pos);
+                int oldLen = (int) ctx.slotLength;
+                int oldKv = ctx.foundKeyLen + ctx.foundValueLen;
                 try {
-                    index.removeAt(pos);
-                    lastSeq = seq;
-                    liveBytes -= oldKv;
-                    storedBytes -= oldLen;
-                    release(oldOff, oldLen, seq);
-                } finally {
-                    rw.unlockWrite(stamp);
+                    markDirty();
+                    long seq = lastSeq + 1;
+                    if (redo) {
+                        ByteBuffer b = writeBuffer(Redo.HEADER);
+                        b.putLong(0, Redo.DELETE).putLong(8, seq).putLong(16, -1).putLong(24, -1).putInt(32, 0)
+                                .putInt(36, oldLen).putLong(40, oldOff).putInt(48, 0).putInt(52, oldKv)
+                                .putLong(56, dataEnd).putLong(64, hash);
+                        append(b.limit(Redo.HEADER).position(0), seq);
+                    }
+                    long stamp = rw.writeLock();
+                    try {
+                        index.removeAt(pos);
+                        lastSeq = seq;
+                        liveBytes -= oldKv;
+                        storedBytes -= oldLen;
+                        release(oldOff, oldLen, seq);
+                    } finally {
+                        rw.unlockWrite(stamp);
+                    }
+                    drainDurable(durableSequence());
+                    maybeCheckpoint();
+                    return seq;
+                } catch (RuntimeException | Error e) {
+                    fail(e);
+                    throw e;
                 }
-                drainDurable(durableSequence());
-                maybeCheckpoint();
-                return seq;
-            } catch (RuntimeException | Error e) {
-                fail(e);
-                throw e;
+            } finally {
+                writer.unlock();
             }
         } finally {
-            writer.unlock();
+            restoreInterrupt(interrupted);
         }
     }
 
@@ -2170,23 +2217,28 @@ public final class Store implements AutoCloseable {
      * {@link Durability#BATCH}, whose sync costs what was written since the last one.
      */
     public void sync() {
-        enter("sync");
-        writer.lock();
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         try {
-            checkWritable();
+            enter("sync");
+            writer.lock();
             try {
-                Log l = log;
-                if (!redo) {
-                    checkpoint();
-                } else if (l != null) {
-                    l.journal().sync();
+                checkWritable();
+                try {
+                    Log l = log;
+                    if (!redo) {
+                        checkpoint();
+                    } else if (l != null) {
+                        l.journal().sync();
+                    }
+                } catch (RuntimeException | Error e) {
+                    fail(e);
+                    throw e;
                 }
-            } catch (RuntimeException | Error e) {
-                fail(e);
-                throw e;
+            } finally {
+                writer.unlock();
             }
         } finally {
-            writer.unlock();
+            restoreInterrupt(interrupted);
         }
     }
 
@@ -2246,23 +2298,28 @@ public final class Store implements AutoCloseable {
      * @return what it did
      */
     public CompactResult compact() {
-        long t0 = System.nanoTime();
-        enter("compact");
-        writer.lock();
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         try {
-            checkWritable();
+            long t0 = System.nanoTime();
+            enter("compact");
+            writer.lock();
             try {
-                return doCompact(t0);
-            } catch (RuntimeException | Error e) {
-                if (!copyFailed) {
-                    fail(e);
+                checkWritable();
+                try {
+                    return doCompact(t0);
+                } catch (RuntimeException | Error e) {
+                    if (!copyFailed) {
+                        fail(e);
+                    }
+                    throw e;
+                } finally {
+                    copyFailed = false;
                 }
-                throw e;
             } finally {
-                copyFailed = false;
+                writer.unlock();
             }
         } finally {
-            writer.unlock();
+            restoreInterrupt(interrupted);
         }
     }
 
@@ -2501,6 +2558,22 @@ public final class Store implements AutoCloseable {
         return options;
     }
 
+    /**
+     * The public entry points that do I/O run with a pending interrupt cleared, then give it back here, as the
+     * journal's do: a {@code FileChannel} call entered with an interrupt pending closes the file for every thread, so a
+     * cancelled task that kept its interrupt status (or a reader thread's get) failed the store until it was opened
+     * again, and its close threw (found by a review of the library's API). An interrupt that arrives while a call is
+     * inside a file operation still closes the channel (the backends that read through a channel then fail the
+     * store; see {@link org.iolab.storage.Backend}).
+     *
+     * @param interrupted what {@code Thread.interrupted()} returned on entry
+     */
+    private static void restoreInterrupt(boolean interrupted) {
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     // ---------------------------------------------------------------- verify, repair
 
     /**
@@ -2517,7 +2590,12 @@ public final class Store implements AutoCloseable {
      * @throws StoreLockedException when a writer has the store open (its changes would read as damage)
      */
     public static StoreReport verify(Path file) {
-        return Verifier.verify(file.toAbsolutePath());
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
+        try {
+            return Verifier.verify(file.toAbsolutePath());
+        } finally {
+            restoreInterrupt(interrupted);
+        }
     }
 
     /**
@@ -2532,17 +2610,22 @@ public final class Store implements AutoCloseable {
      * @throws StoreLockedException when a writer has the store open
      */
     public static StoreReport repair(Path file) {
-        Path f = file.toAbsolutePath();
-        checkRegular(f);
-        if (!Files.exists(f)) {
-            throw new IolabException("no store file " + f + ": give the data file a store was opened with");
-        }
-        FileLock fileLock = acquire(f);
-        List<StoreReport.Problem> problems = new ArrayList<>();
-        try (Store s = new Store(f, StoreOptions.defaults().withDurability(Durability.NONE), null, problems)) {
-            return new StoreReport(f, s.index.size(), s.free.count(), s.dataEnd, 0, problems);
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
+        try {
+            Path f = file.toAbsolutePath();
+            checkRegular(f);
+            if (!Files.exists(f)) {
+                throw new IolabException("no store file " + f + ": give the data file a store was opened with");
+            }
+            FileLock fileLock = acquire(f);
+            List<StoreReport.Problem> problems = new ArrayList<>();
+            try (Store s = new Store(f, StoreOptions.defaults().withDurability(Durability.NONE), null, problems)) {
+                return new StoreReport(f, s.index.size(), s.free.count(), s.dataEnd, 0, problems);
+            } finally {
+                FileLocks.release(fileLock);
+            }
         } finally {
-            FileLocks.release(fileLock);
+            restoreInterrupt(interrupted);
         }
     }
 
@@ -2551,48 +2634,53 @@ public final class Store implements AutoCloseable {
     /** Checkpoints (unless the store failed), empties the redo log and releases the files and the lock. Idempotent. */
     @Override
     public void close() {
-        // a thread's context refers to this store, which refers to the thread-local that keys it: left in the
-        // thread's map, it would keep the closed store and its buffers reachable for as long as the thread lives
-        enter("close");
-        contexts.remove();
-        writer.lock();
+        boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         try {
-            if (closed) {
-                return;
-            }
+            // a thread's context refers to this store, which refers to the thread-local that keys it: left in the
+            // thread's map, it would keep the closed store and its buffers reachable for as long as the thread lives
+            enter("close");
+            contexts.remove();
+            writer.lock();
             try {
-                if (failure == null && !readOnly) {
-                    checkpoint();
+                if (closed) {
+                    return;
+                }
+                try {
+                    if (failure == null && !readOnly) {
+                        checkpoint();
+                    }
+                } finally {
+                    long stamp = rw.writeLock();
+                    try {
+                        closed = true;
+                        stopPrefaulter();
+                        map = null;
+                    } finally {
+                        rw.unlockWrite(stamp);
+                    }
+                    try {
+                        Log l = log;
+                        if (l != null) {
+                            l.journal().close();
+                        }
+                    } finally {
+                        try {
+                            data.close();
+                        } finally {
+                            if (lock != null) {
+                                FileLocks.release(lock);
+                            }
+                            if (shared != null) {
+                                shared.release(false);
+                            }
+                        }
+                    }
                 }
             } finally {
-                long stamp = rw.writeLock();
-                try {
-                    closed = true;
-                    stopPrefaulter();
-                    map = null;
-                } finally {
-                    rw.unlockWrite(stamp);
-                }
-                try {
-                    Log l = log;
-                    if (l != null) {
-                        l.journal().close();
-                    }
-                } finally {
-                    try {
-                        data.close();
-                    } finally {
-                        if (lock != null) {
-                            FileLocks.release(lock);
-                        }
-                        if (shared != null) {
-                            shared.release(false);
-                        }
-                    }
-                }
+                writer.unlock();
             }
         } finally {
-            writer.unlock();
+            restoreInterrupt(interrupted);
         }
     }
 

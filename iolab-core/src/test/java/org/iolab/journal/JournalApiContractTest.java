@@ -133,6 +133,39 @@ class JournalApiContractTest {
         assertEquals(seq, j.durableSequence(), "close() syncs");
     }
 
+    /**
+     * Opening, verifying and repairing with an interrupt pending: a review found that the open failed with "cannot
+     * create the journal directory ...: an I/O error with no message" (the folder's sync closed by the interrupt).
+     */
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void openVerifyAndRepairWithAnInterruptPendingWorkAndKeepIt(Backend b) {
+        Path dir = tmp.resolve("new").resolve("journal");
+        Journal[] opened = new Journal[1];
+        Thread.currentThread().interrupt();
+        try {
+            opened[0] = Journal.open(dir, options(b, Durability.ALWAYS));
+        } finally {
+            assertTrue(Thread.interrupted(), "the interrupt status is kept");
+        }
+        try (Journal j = opened[0]) {
+            j.append(new byte[] {1});
+        }
+        for (Runnable call : List.<Runnable>of(() -> assertTrue(Journal.verify(dir).ok()),
+                () -> Journal.repair(dir, what -> { }),
+                () -> Journal.openReadOnly(dir, options(b, Durability.NONE)).close())) {
+            Thread.currentThread().interrupt();
+            try {
+                call.run();
+            } finally {
+                assertTrue(Thread.interrupted(), "the interrupt status is kept");
+            }
+        }
+        try (Journal j = Journal.open(dir, options(b, Durability.NONE))) {
+            assertEquals(1, j.nextSequence());
+        }
+    }
+
     @ParameterizedTest
     @EnumSource(value = Backend.class, names = {"RANDOM_ACCESS_FILE", "CHANNEL_HEAP", "CHANNEL_DIRECT"})
     void anInterruptedAwaitDurableAtNoneDoesNotBreakTheJournalForGood(Backend b) {
