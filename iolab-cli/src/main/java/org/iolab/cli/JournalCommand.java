@@ -1,6 +1,5 @@
 package org.iolab.cli;
 
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -167,11 +166,13 @@ public final class JournalCommand implements Callable<Integer> {
             if (Files.exists(dir) && !Files.isDirectory(dir)) {
                 throw new IolabException("journal directory " + dir + " is a file");
             }
+            // before any folder is made: a closed standard input is refused with nothing created
+            InputStream in = Stdin.open("the records to append, one per line");
             boolean created = !Files.exists(dir);
             Path made = firstMissing(dir);
             long[] first = {-1};
             try {
-                append(options, first);
+                append(in, options, first);
             } catch (Exception | Error e) {
                 if (created && first[0] >= 0 && first[0] == nextSequence(dir, options)) {
                     // a journal this command made and appended nothing to: not left behind
@@ -220,11 +221,10 @@ public final class JournalCommand implements Callable<Integer> {
             return missing;
         }
 
-        private void append(JournalOptions options, long[] first) throws Exception {
+        private void append(InputStream in, JournalOptions options, long[] first) throws Exception {
             // acknowledgments: whole lines only, so a kill never leaves part of one
             OutputStream out = new LineOut(System.out);
-            try (Journal journal = Journal.open(dir, options);
-                    InputStream in = new BufferedInputStream(System.in, 1 << 16)) {
+            try (Journal journal = Journal.open(dir, options)) {
                 first[0] = journal.nextSequence();
                 maxRecord = options.maxRecordSize();
                 // an escaped line is up to twice its record; the record's own length is checked once unescaped
@@ -388,6 +388,10 @@ public final class JournalCommand implements Callable<Integer> {
                     }
                     if (wrote) {
                         out.flush();
+                        if (System.out.checkError()) {
+                            // its reader left (| head) or the disk is full: stop, and the exit says which
+                            break;
+                        }
                     }
                 }
             }

@@ -1,6 +1,5 @@
 package org.iolab.cli;
 
-import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -202,8 +201,14 @@ public final class StoreCommand implements Callable<Integer> {
             if (Files.isDirectory(file)) {
                 throw new IolabException("store file " + file + " is a directory: give a file name");
             }
-            // acknowledgments: whole lines only, so a kill never leaves part of one
+            // before any folder is made: a closed standard input is refused with nothing created
+            InputStream in = Stdin.open("KEY<TAB>VALUE and -KEY lines");
             Path parent = file.toAbsolutePath().getParent();
+            // the outermost folder this command makes, removed again with a store it leaves empty
+            Path made = null;
+            for (Path p = parent; p != null && !Files.exists(p); p = p.getParent()) {
+                made = p;
+            }
             if (parent != null && !Files.isDirectory(parent)) {
                 if (Files.exists(parent)) {
                     throw new IolabException("cannot create store file " + file + ": " + parent
@@ -217,18 +222,28 @@ public final class StoreCommand implements Callable<Integer> {
                             + ": " + e.getMessage() + "; create it, or give a path in a folder you can write", e);
                 }
             }
+            // acknowledgments: whole lines only, so a kill never leaves part of one
             OutputStream out = new LineOut(System.out);
             boolean created = !Files.exists(file);
             // [0]: 1 once this command holds the store open; [1]: operations applied
             long[] progress = {0, 0};
             try {
-                load(level, out, progress);
+                load(in, level, out, progress);
             } catch (RuntimeException | Error e) {
                 if (created && progress[0] == 1 && progress[1] == 0) {
-                    // a store this command made (and held) and wrote nothing into: not left behind
+                    // a store this command made (and held) and wrote nothing into: not left behind, nor the
+                    // folders made for it
                     try {
                         Store.deleteFiles(file);
-                    } catch (IolabException suppressed) {
+                        for (Path d = parent; made != null && d != null && d.startsWith(made); d = d.getParent()) {
+                            try (java.util.stream.Stream<Path> left = Files.list(d)) {
+                                if (left.findAny().isPresent()) {
+                                    break;
+                                }
+                            }
+                            Files.delete(d);
+                        }
+                    } catch (IolabException | java.io.IOException suppressed) {
                         e.addSuppressed(suppressed);
                     }
                 }
@@ -237,10 +252,9 @@ public final class StoreCommand implements Callable<Integer> {
             return 0;
         }
 
-        private void load(Durability level, OutputStream out, long[] progress) throws Exception {
+        private void load(InputStream in, Durability level, OutputStream out, long[] progress) throws Exception {
             long lineNo = 0;
-            try (Store store = open(file, backend, level);
-                    InputStream in = new BufferedInputStream(System.in, 1 << 16)) {
+            try (Store store = open(file, backend, level)) {
                 progress[0] = 1;
                 BlockingQueue<Ack> acks = new ArrayBlockingQueue<>(1 << 16);
                 AtomicReference<Throwable> failure = new AtomicReference<>();
