@@ -19,7 +19,8 @@ import picocli.CommandLine.Parameters;
 /** {@code iolab compare}: results files side by side, optionally exported as CSV. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
         description = "Compares results.json files point by point; the first is the baseline. A change is"
-                + " significant when the min-max ranges of the passes are disjoint.")
+                + " significant when the min-max ranges of the passes are disjoint (with at least 3 passes a side;"
+                + " fewer: too few passes to tell).")
 final class CompareCommand implements Callable<Integer> {
     @Parameters(arity = "1..*", paramLabel = "RESULTS", description = "results.json files, the baseline first")
     List<Path> files;

@@ -25,8 +25,12 @@ public final class JournalCorruptedException extends IolabException {
      * @param what what is wrong there
      */
     public JournalCorruptedException(Path file, long offset, String what) {
-        this(file, offset, what, "'iolab journal repair " + parent(file)
-                + "' to cut the journal at the last valid record (records after it are lost)");
+        this(file, offset, what, "'iolab journal repair " + parent(file) + "' " + (offset < Format.HEADER_SIZE
+                // a damaged header over intact records is written again, nothing cut (a review found this advice
+                // said records would be lost when repair lost none)
+                ? "to write the header again if the segment's records are intact, else to cut the journal there"
+                        + " (the records from it on are then lost)"
+                : "to cut the journal at the last valid record (records after it are lost)"));
     }
 
     /**

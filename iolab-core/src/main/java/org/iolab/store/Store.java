@@ -1038,11 +1038,17 @@ public final class Store implements AutoCloseable {
                         ? new StoreCorruptedException(j.file(), j.offset(), "redo log: " + j.what(), storeAdvice())
                         : new StoreCorruptedException(walDir, 0, "the redo log cannot be read: " + e.getMessage());
             }
-            repairs.add(new StoreReport.Problem(walDir, 0, "the redo log is damaged (" + e.getMessage() + "); the "
-                    + out.size() + " operations before the damage were redone, later ones survive only where the data"
-                    + " file holds them whole: a put or an update does, a delete may not (a key deleted after the"
-                    + " damage can come back with its last value: check the keys deleted since the last checkpoint)",
-                    false));
+            // the damage itself, not the journal's advice (its own repair is not the store's; a review found the
+            // store's report telling the user to run 'iolab journal repair' on the redo log)
+            String damage = e instanceof JournalCorruptedException j ? j.file() + " at offset " + j.offset() + ": "
+                    + j.what() : e instanceof StoreCorruptedException sc ? sc.file() + " at offset " + sc.offset()
+                    + ": " + sc.what() : e.getMessage();
+            repairs.add(new StoreReport.Problem(walDir, 0, "the redo log is damaged (" + damage + "); "
+                    + (out.isEmpty() ? "none of its operations could be read, so none was redone"
+                    : "the " + out.size() + " operations before the damage were redone")
+                    + "; later ones survive only where the data file holds them whole: a put or an update does, a"
+                    + " delete may not (a key deleted after the damage can come back with its last value: check the"
+                    + " keys deleted since the last checkpoint)", false));
             redoDamaged = true;
         }
         return out;

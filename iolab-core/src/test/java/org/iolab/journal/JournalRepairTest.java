@@ -76,6 +76,27 @@ class JournalRepairTest {
         }
     }
 
+    /**
+     * The advice in the error a read gives for damage: a damaged header is written again when the records under it
+     * are intact (the advice said records after it would be lost, and repair lost none: a review of the command line).
+     */
+    @Test
+    void theErrorsAdviceSaysWhatRepairDoesWithADamagedHeader() throws IOException {
+        List<Path> files = fill();
+        Path damaged = files.get(2);
+        writeAt(damaged, 0, "XXXXXXXX".getBytes());
+        JournalCorruptedException e = assertThrows(JournalCorruptedException.class, () -> {
+            try (Journal j = Journal.open(tmp, options())) {
+                Payloads.readChecked(j, j.firstSequence(), MAX);
+            }
+        });
+        assertEquals(damaged, e.file());
+        assertTrue(e.getMessage().contains("to write the header again if the segment's records are intact"),
+                e.getMessage());
+        JournalCorruptedException record = new JournalCorruptedException(damaged, Format.HEADER_SIZE + 8, "bad CRC");
+        assertTrue(record.getMessage().contains("to cut the journal at the last valid record"), record.getMessage());
+    }
+
     /** A few bytes of text named like a last segment were deleted by the next open: "hello\n" is not a header. */
     @Test
     void aShortFileNamedLikeTheLastSegmentIsKeptAsideByOpen() throws IOException {

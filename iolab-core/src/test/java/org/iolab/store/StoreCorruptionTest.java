@@ -400,6 +400,15 @@ class StoreCorruptionTest {
             }
             StoreReport repaired = Store.repair(file);
             assertFalse(repaired.ok(), repaired.toString());
+            if (!loseHeader) {
+                // the damage, named; not the journal's own advice (its repair is not the store's), and no "the 0
+                // operations before the damage were redone" when none could be read (a review's findings)
+                StoreReport.Problem redo = repaired.problems().stream()
+                        .filter(p -> p.what().startsWith("the redo log is damaged")).findFirst().orElseThrow();
+                assertTrue(redo.what().contains(segments.get(1) + " at offset "), redo.what());
+                assertFalse(redo.what().contains("journal repair") || redo.what().contains("journal verify")
+                        || redo.what().contains("the 0 operations"), redo.what());
+            }
             repairKeepsTheRest(file, expected, 0);
         }
     }

@@ -80,8 +80,9 @@ public final class Compare {
         }
         Stats b = base.stats();
         double change = (s.median() / b.median() - 1) * 100;
-        return new Comparison.Cell(m, s.median(), change,
-                s.distinguishableFrom(b) ? Comparison.Status.SIGNIFICANT : Comparison.Status.WITHIN_NOISE);
+        return new Comparison.Cell(m, s.median(), change, s.n() < Stats.MIN_PASSES || b.n() < Stats.MIN_PASSES
+                ? Comparison.Status.TOO_FEW_PASSES
+                : s.distinguishableFrom(b) ? Comparison.Status.SIGNIFICANT : Comparison.Status.WITHIN_NOISE);
     }
 
     /**
@@ -135,7 +136,7 @@ public final class Compare {
             case MISSING, NOT_MEASURED -> cell.status().label();
             case BASELINE -> Rates.format(cell.median(), unit);
             case NO_BASELINE -> Rates.format(cell.median(), unit) + " (no baseline)";
-            case SIGNIFICANT, WITHIN_NOISE -> Rates.format(cell.median(), unit) + " "
+            case SIGNIFICANT, WITHIN_NOISE, TOO_FEW_PASSES -> Rates.format(cell.median(), unit) + " "
                     + Rates.percent(cell.changePercent()) + ("ms".equals(unit) ? " (time: lower is faster) " : " ")
                     + cell.status().label();
         };

@@ -61,6 +61,11 @@ public record Comparison(List<Path> files, List<Row> rows) {
         SIGNIFICANT("significant"),
         /** The ranges overlap: the change is within the run-to-run noise. */
         WITHIN_NOISE("within noise"),
+        /**
+         * A side has fewer than {@link org.iolab.report.model.Stats#MIN_PASSES} passes: no spread to judge the change
+         * by (such changes were called "within noise", even +233% between two one-pass runs).
+         */
+        TOO_FEW_PASSES("too few passes to tell"),
         /** This file lacks the point. */
         MISSING("missing"),
         /** This file has the point but no measured pass (a run that failed or was stopped there). */

@@ -120,6 +120,10 @@ public record ResultSet(Path source, List<Measurement> measurements, List<Measur
             root = JSON.readTree(bytes);
         } catch (NoSuchFileException e) {
             throw new IolabException(file + " does not exist; give the results.json that ./iolab bench wrote");
+        } catch (java.nio.file.AccessDeniedException e) {
+            // not "not a JMH JSON results file": the file was never read (found by a review of the command line)
+            throw new IolabException("cannot read " + file + ": permission denied; give a results.json you can read",
+                    e);
         } catch (IOException e) {
             String where = e instanceof com.fasterxml.jackson.core.JsonProcessingException j && j.getLocation() != null
                     ? " at line " + j.getLocation().getLineNr() + ", column " + j.getLocation().getColumnNr()

@@ -78,6 +78,37 @@ class CompareTest {
         assertEquals(Comparison.Status.NO_BASELINE, row(reversed, "fis-array").cells().get(1).status());
     }
 
+    /**
+     * One pass a side has no spread to judge a change by: it was called "within noise", even a change of +233%
+     * between two smoke runs (found by a review of the command line).
+     */
+    @Test
+    void fewerThanThreePassesAreTooFewToTell(@TempDir Path tmp) throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        ArrayNode b = (ArrayNode) json.readTree(Fixtures.path("compare-b.json").toFile());
+        for (JsonNode point : b) {
+            for (JsonNode raw : List.of(point.path("primaryMetric").path("rawData"),
+                    point.path("secondaryMetrics").path("throughput").path("rawData"))) {
+                ArrayNode fork = (ArrayNode) raw.get(0);
+                while (fork.size() > 1) {
+                    fork.remove(fork.size() - 1);
+                }
+            }
+        }
+        Path one = tmp.resolve("compare-b.json");
+        json.writeValue(one.toFile(), b);
+        Comparison c = Compare.compare(List.of(ResultSet.load(Fixtures.path("compare-a.json")),
+                ResultSet.load(one)));
+        for (Comparison.Row r : c.rows()) {
+            Comparison.Cell cell = r.cells().get(1);
+            assertTrue(cell.status() == Comparison.Status.TOO_FEW_PASSES || cell.status() == Comparison.Status.NO_BASELINE
+                    || cell.status() == Comparison.Status.MISSING, r.label() + ": " + cell.status());
+        }
+        String t = Compare.table(c);
+        assertTrue(t.contains("too few passes to tell") && !t.contains("within noise") && !t.contains("significant"),
+                t);
+    }
+
     @Test
     void noFilesIsAnError() {
         assertThrows(IolabException.class, () -> Compare.compare(List.of()));
