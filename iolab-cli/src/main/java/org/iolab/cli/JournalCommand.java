@@ -67,6 +67,24 @@ public final class JournalCommand implements Callable<Integer> {
         return dir;
     }
 
+    /**
+     * Refuses a command that writes ({@code append}, {@code repair}, {@code delete-before}) on a store's redo log
+     * ({@code FILE.wal} beside a store {@code FILE}): a review's {@code journal append FILE.wal} added a record the
+     * store could not read as an operation, and every store command then refused the store. Reading it is allowed.
+     */
+    private static void notARedoLog(Path dir, String command) {
+        String name = dir.toAbsolutePath().normalize().getFileName() == null ? ""
+                : dir.toAbsolutePath().normalize().getFileName().toString();
+        if (name.endsWith(".wal") && name.length() > 4) {
+            Path store = dir.toAbsolutePath().normalize().resolveSibling(name.substring(0, name.length() - 4));
+            if (Files.isRegularFile(store) && org.iolab.store.Store.beginsAsStore(store)) {
+                throw new IolabException(dir + " is the redo log of store " + store + ": 'iolab journal " + command
+                        + "' would change operations the store needs; use the store's commands ('iolab store verify "
+                        + store + "', 'iolab store repair " + store + "')");
+            }
+        }
+    }
+
     private static Journal openForReading(Path dir, String backend) {
         return Journal.openReadOnly(existing(dir), JournalOptions.defaults().withBackend(backend(backend)));
     }
@@ -155,6 +173,7 @@ public final class JournalCommand implements Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
+            notARedoLog(dir, "append");
             JournalOptions options = JournalOptions.defaults().withDurability(Durability.parse(durability))
                     .withBackend(backend(backend));
             if (segmentSize != null) {
@@ -437,6 +456,7 @@ public final class JournalCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             existing(dir);
+            notARedoLog(dir, "repair");
             List<String> done = new ArrayList<>();
             VerifyReport report = Journal.repair(dir, done::add);
             if (done.isEmpty()) {
@@ -469,6 +489,7 @@ public final class JournalCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             existing(dir);
+            notARedoLog(dir, "delete-before");
             if (segmentFiles(dir).isEmpty()) {
                 throw new IolabException("no journal segments in " + dir + ": give the directory a journal was"
                         + " opened in");

@@ -81,6 +81,34 @@ class StdinStdoutCliIT {
         assertFalse(Files.exists(tmp.resolve("x")), "the store and the folder made for it are removed");
     }
 
+    /**
+     * A store's redo log is refused by the journal commands that write: a review's {@code journal append FILE.wal}
+     * left a record the store could not read, and every store command refused the store.
+     */
+    @Test
+    void journalCommandsThatWriteRefuseAStoresRedoLog() throws Exception {
+        Path store = tmp.resolve("s");
+        try (org.iolab.store.Store s = org.iolab.store.Store.open(store, org.iolab.store.StoreOptions.defaults()
+                .withDurability(org.iolab.storage.Durability.BATCH))) {
+            s.put(new byte[] {1}, new byte[] {2});
+        }
+        Path wal = store.resolveSibling("s.wal");
+        Files.createDirectories(wal);
+        for (String command : List.of("echo oops | $J journal append " + wal, "$J journal repair " + wal,
+                "$J journal delete-before " + wal + " 1")) {
+            Object[] r = sh(command);
+            assertEquals(2, r[0], command + ": " + r[1]);
+            assertTrue(((String) r[1]).contains(wal + " is the redo log of store " + store), (String) r[1]);
+        }
+        try (var left = Files.list(wal)) {
+            assertEquals(List.of(), left.filter(f -> f.toString().endsWith(".seg")).toList(),
+                    "no segment was written into the redo log's folder");
+        }
+        try (org.iolab.store.Store s = org.iolab.store.Store.open(store, org.iolab.store.StoreOptions.defaults())) {
+            assertEquals(1, s.size());
+        }
+    }
+
     /** @return the {@code journal tail} processes started by the shell {@code p} */
     private static List<ProcessHandle> tails(Process p) {
         return p.descendants().filter(h -> h.isAlive() && h.info().commandLine()
