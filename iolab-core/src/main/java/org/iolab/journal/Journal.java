@@ -344,6 +344,8 @@ public final class Journal implements AutoCloseable {
      * @throws JournalCorruptedException when a segment other than the last one's tail is damaged
      */
     public static Journal open(Path dir, JournalOptions options) {
+        given(dir, "journal directory");
+        given(options, "journal options");
         boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         try {
             Path absolute = dir.toAbsolutePath();
@@ -388,6 +390,8 @@ public final class Journal implements AutoCloseable {
      *     the last segment's synced mark are
      */
     public static Journal openReadOnly(Path dir, JournalOptions options) {
+        given(dir, "journal directory");
+        given(options, "journal options");
         boolean interrupted = Thread.interrupted(); // see restoreInterrupt
         try {
             if (!Files.isDirectory(dir)) {
@@ -1745,7 +1749,7 @@ public final class Journal implements AutoCloseable {
      * @return the record's sequence
      */
     public long append(byte[] payload) {
-        return append(ByteBuffer.wrap(payload));
+        return append(ByteBuffer.wrap(given(payload, "record")));
     }
 
     /**
@@ -1756,7 +1760,7 @@ public final class Journal implements AutoCloseable {
      * @return the record's sequence
      */
     public long append(ByteBuffer payload) {
-        if (payload.isDirect()) {
+        if (given(payload, "record").isDirect()) {
             checkAccessible(MemorySegment.ofBuffer(payload));
         }
         boolean interrupted = Thread.interrupted(); // see restoreInterrupt
@@ -1908,7 +1912,7 @@ public final class Journal implements AutoCloseable {
      * @return the record's sequence
      */
     public long append(MemorySegment payload) {
-        if (payload.byteSize() > maxPayload) {
+        if (given(payload, "record").byteSize() > maxPayload) {
             throw tooLarge(payload.byteSize());
         }
         checkAccessible(payload);
@@ -2158,6 +2162,20 @@ public final class Journal implements AutoCloseable {
         } finally {
             syncLock.unlock();
         }
+    }
+
+    /**
+     * @param value an argument
+     * @param what its name, for the message
+     * @return {@code value}
+     * @throws IolabException when it is null (the library's one root exception, as the store's arguments do; a
+     *     review of the API found NullPointerExceptions here, and a null visitor accepted while nothing was read)
+     */
+    static <T> T given(T value, String what) {
+        if (value == null) {
+            throw new IolabException("null " + what + ": give one");
+        }
+        return value;
     }
 
     /**
@@ -2529,6 +2547,7 @@ public final class Journal implements AutoCloseable {
      * @throws JournalCorruptedException when a damaged record is reached
      */
     public long read(long fromSeq, RecordVisitor visitor) {
+        given(visitor, "visitor");
         try (Cursor c = new Cursor(this, checkFrom(fromSeq))) {
             return c.forEach(visitor);
         }
@@ -2793,6 +2812,7 @@ public final class Journal implements AutoCloseable {
 
         @Override
         public Record poll(Duration timeout) {
+            given(timeout, "timeout");
             // saturated: a "forever" timeout (ChronoUnit.FOREVER, Duration.ofMillis(Long.MAX_VALUE)) overflowed toNanos
             long nanos = timeout.isNegative() ? 0
                     : timeout.compareTo(MAX_NANOS) >= 0 ? Long.MAX_VALUE : timeout.toNanos();

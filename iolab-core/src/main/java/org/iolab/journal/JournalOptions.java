@@ -1,7 +1,6 @@
 package org.iolab.journal;
 
 import java.time.Duration;
-import java.util.Objects;
 import org.iolab.IolabException;
 import org.iolab.catalogue.Preallocation;
 import org.iolab.storage.Backend;
@@ -31,12 +30,12 @@ public final class JournalOptions {
 
     private JournalOptions(Backend backend, Durability durability, long segmentSize, Duration batchInterval,
             long batchBytes, Preallocation preallocation, StorageOpener opener, boolean prefault) {
-        this.backend = Objects.requireNonNull(backend, "backend");
-        this.durability = Objects.requireNonNull(durability, "durability");
+        this.backend = Journal.given(backend, "backend");
+        this.durability = Journal.given(durability, "durability");
         this.segmentSize = segmentSize;
-        this.batchInterval = Objects.requireNonNull(batchInterval, "batchInterval");
+        this.batchInterval = Journal.given(batchInterval, "batchInterval");
         this.batchBytes = batchBytes;
-        this.preallocation = Objects.requireNonNull(preallocation, "preallocation");
+        this.preallocation = Journal.given(preallocation, "preallocation");
         this.opener = opener;
         this.prefault = prefault;
     }
@@ -88,8 +87,8 @@ public final class JournalOptions {
      * @return a copy with them
      */
     public JournalOptions withBatch(Duration interval, long bytes) {
-        if (interval.compareTo(Duration.ofNanos(1000)) < 0 || interval.compareTo(Duration.ofDays(1)) > 0
-                || bytes < 1) {
+        if (Journal.given(interval, "batchInterval").compareTo(Duration.ofNanos(1000)) < 0
+                || interval.compareTo(Duration.ofDays(1)) > 0 || bytes < 1) {
             throw new IolabException("bad batch thresholds " + interval + " / " + bytes
                     + " bytes: use an interval from 1 µs to a day and at least 1 byte");
         }

@@ -36,6 +36,9 @@ public enum Durability {
      * @return the level
      */
     public static Durability parse(String text) {
+        if (text == null) {
+            throw new org.iolab.IolabException("null durability: give none, batch or always");
+        }
         return switch (text.trim().toLowerCase(java.util.Locale.ROOT)) {
             case "none" -> NONE;
             case "batch" -> BATCH;

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
@@ -131,6 +132,35 @@ class JournalApiContractTest {
             assertTrue(Thread.interrupted(), "the interrupt status is kept");
         }
         assertEquals(seq, j.durableSequence(), "close() syncs");
+    }
+
+    /**
+     * Null arguments are an {@link IolabException} naming the argument, as the store's are: a review of the API found
+     * NullPointerExceptions, and {@code read(0, null)} accepted on an empty journal.
+     */
+    @Test
+    void nullArgumentsAreIolabExceptionsNamingThem() {
+        try (Journal j = Journal.open(tmp, options(Backend.DEFAULT, Durability.NONE));
+                Tailer t = j.tailer(0)) {
+            Map<String, org.junit.jupiter.api.function.Executable> calls = new java.util.LinkedHashMap<>();
+            calls.put("record", () -> j.append((byte[]) null));
+            calls.put("record ", () -> j.append((java.nio.ByteBuffer) null));
+            calls.put("record  ", () -> j.append((java.lang.foreign.MemorySegment) null));
+            calls.put("visitor", () -> j.read(0, null));
+            calls.put("timeout", () -> t.poll(null));
+            calls.put("journal directory", () -> Journal.open(null, JournalOptions.defaults()));
+            calls.put("journal options", () -> Journal.openReadOnly(tmp, null));
+            calls.put("durability", () -> JournalOptions.defaults().withDurability(null));
+            calls.put("backend", () -> JournalOptions.defaults().withBackend(null));
+            calls.put("batchInterval", () -> JournalOptions.defaults().withBatch(null, 1));
+            calls.put("preallocation", () -> JournalOptions.defaults().withPreallocation(null));
+            calls.put("durability ", () -> Durability.parse(null));
+            calls.forEach((what, call) -> {
+                IolabException e = assertThrows(IolabException.class, call, what);
+                assertTrue(e.getMessage().startsWith("null " + what.strip()), e.getMessage());
+            });
+            assertEquals(0, j.nextSequence(), "nothing was appended");
+        }
     }
 
     /**
