@@ -76,8 +76,9 @@ public final class StoreOptions {
     /**
      * @param interval with {@link Durability#BATCH}, the longest time between an operation and the group commit
      *        of the redo log that makes it durable (from 1 µs to a day, as for the journal)
-     * @param bytes with {@link Durability#BATCH}, a group commit also runs in the writing thread once this many
-     *        redo bytes were written since the last one (at least 1)
+     * @param bytes with {@link Durability#BATCH}, a group commit also starts (in the redo log's background thread)
+     *        once this many redo bytes were written since the last one; a writer that finds several times this many
+     *        not yet synced syncs itself (at least 1; the journal's {@link JournalOptions#withBatch})
      * @return a copy with them
      */
     public StoreOptions withBatch(Duration interval, long bytes) {
@@ -165,7 +166,7 @@ public final class StoreOptions {
         return batchInterval;
     }
 
-    /** @return the redo bytes that trigger a group commit in the writing thread ({@link Durability#BATCH}) */
+    /** @return the redo bytes that start a group commit ({@link Durability#BATCH}; see {@link #withBatch}) */
     public long batchBytes() {
         return batchBytes;
     }
