@@ -193,8 +193,9 @@ public final class JournalCommand implements Callable<Integer> {
             try {
                 append(in, options, first);
             } catch (Exception | Error e) {
-                if (created && first[0] >= 0 && first[0] == nextSequence(dir, options)) {
-                    // a journal this command made and appended nothing to: not left behind
+                if (created && (first[0] < 0 || first[0] == nextSequence(dir, options))) {
+                    // a journal this command made and appended nothing to, or whose open failed (its first segment
+                    // did not fit: only journal.lock was left): not left behind
                     deleteEmpty(dir, made, e);
                 }
                 throw e;

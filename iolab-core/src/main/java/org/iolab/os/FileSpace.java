@@ -94,6 +94,7 @@ public final class FileSpace {
      * @throws IolabException when fallocate fails otherwise
      */
     private static boolean allocate(Path file, int flags, long offset, long length) {
+        long before = sizeOrZero(file);
         int fd = Libc.open(file, flags, 0644);
         int errno = 0;
         try {
@@ -103,7 +104,33 @@ public final class FileSpace {
         } finally {
             Libc.close(fd, file);
         }
+        if (errno == ENOSPC || errno == EDQUOT) {
+            // ext4 keeps the blocks a failed fallocate allocated before it ran out: given back, so the free space the
+            // error reports is the device's (a review's 1 TiB segment read "0 B free" with 54 GB free), and a smaller
+            // reservation after it (a store's growth on a nearly full disk) finds them
+            giveBack(file, before);
+        }
         return allocated(file, offset, length, errno);
+    }
+
+    private static long sizeOrZero(Path file) {
+        try {
+            return java.nio.file.Files.size(file);
+        } catch (java.io.IOException e) {
+            return 0;
+        }
+    }
+
+    /** Cuts {@code file} back to {@code size} bytes when it grew past it; a failure is left to the caller's error. */
+    private static void giveBack(Path file, long size) {
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file,
+                java.nio.file.StandardOpenOption.WRITE)) {
+            if (ch.size() > size) {
+                ch.truncate(size);
+            }
+        } catch (java.io.IOException | RuntimeException e) {
+            // the NoSpaceException that follows is the error to report
+        }
     }
 
     /**

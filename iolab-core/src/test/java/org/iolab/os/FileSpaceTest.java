@@ -33,6 +33,32 @@ class FileSpaceTest {
         }
     }
 
+    /**
+     * A fallocate larger than the free space fails, and what ext4 allocated before it ran out is given back: a
+     * review's 1 TiB segment reported "0 B free" with 54 GB free (without the give-back this test's file kept every
+     * free block of the device), and a smaller reservation after it found no room. On a 64 MiB ext4 image mounted
+     * for the test (root only: skipped elsewhere), so the machine's own disk is never filled.
+     */
+    @Test
+    void aFallocateThatDoesNotFitGivesItsBlocksBack() throws Exception {
+        Path mnt = SmallExt4.mount(dir, 64);
+        try {
+            long free = FileSpace.usableSpace(mnt);
+            Path f = mnt.resolve("big");
+            NoSpaceException e = assertThrows(NoSpaceException.class, () -> FileSpace.fallocate(f, free + (8L << 20)));
+            assertTrue(!Files.exists(f) || Files.size(f) == 0, "grew to " + (Files.exists(f) ? Files.size(f) : -1));
+            long after = FileSpace.usableSpace(mnt);
+            assertTrue(after > free - (1L << 20), "free before " + free + ", after " + after + ": " + e.getMessage());
+            Path existing = Files.write(mnt.resolve("existing"), new byte[4096]);
+            assertThrows(NoSpaceException.class, () -> FileSpace.reserve(existing, 4096, free + (8L << 20)));
+            assertEquals(4096, Files.size(existing), "a failed reservation leaves the file as it was");
+            assertTrue(FileSpace.usableSpace(mnt) > free - (1L << 20));
+            FileSpace.reserve(existing, 4096, free / 2); // what fits still does
+        } finally {
+            SmallExt4.unmount(mnt);
+        }
+    }
+
     @Test
     void requireFreeNamesTheFolderAndTheNeed() {
         long tooMuch = FileSpace.usableSpace(dir) * 2;
