@@ -146,6 +146,12 @@ final class Verifier {
                 previousUnsealed = tail && !last;
             }
         }
+        if (noted < 0 && FailedSync.present(dir)) {
+            // a review found such a file passed over in silence, while the next open moves it aside
+            problems.add(new VerifyReport.Problem(FailedSync.of(dir), 0, "a file named as a failed sync's note that is"
+                    + " none (an empty or damaged one: the write of a note a crash interrupted, or another file); the"
+                    + " next writable open moves it aside to " + FailedSync.NAME + ".cut", true));
+        }
         if (noted >= 0) {
             problems.add(new VerifyReport.Problem(FailedSync.of(dir), 0, "a sync of this journal failed (an I/O error):"
                     + " the records from sequence " + noted + " on were never reported durable and may not be on the"

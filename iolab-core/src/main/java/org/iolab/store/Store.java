@@ -906,7 +906,7 @@ public final class Store implements AutoCloseable {
     }
 
     /** @return where a compaction of {@code file} writes its copy before renaming it over the file */
-    private static Path compactOf(Path file) {
+    static Path compactOf(Path file) {
         return file.resolveSibling(file.getFileName() + ".compact");
     }
 

@@ -42,6 +42,17 @@ final class Verifier {
     private static StoreReport check(Path file) {
         List<StoreReport.Problem> problems = new ArrayList<>();
         Path note = Store.failedOf(file);
+        if (SyncFailureNote.read(note) < 0 && SyncFailureNote.present(note)) {
+            problems.add(new StoreReport.Problem(note, 0, "a file named as a failed sync's note that is none (an empty"
+                    + " or damaged one: the write of a note a crash interrupted, or another file); the next writable"
+                    + " open moves it aside to " + note.getFileName() + ".cut", true));
+        }
+        Path compact = Store.compactOf(Store.realOf(file));
+        if (Files.exists(compact, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            // a review found a compaction stopped by a signal leaving tens of MB that verify did not mention
+            problems.add(new StoreReport.Problem(compact, 0, "a compaction that did not finish left this copy; the"
+                    + " store is whole without it, and the next writable open deletes it", true));
+        }
         if (SyncFailureNote.read(note) >= 0) {
             problems.add(new StoreReport.Problem(note, 0, "a sync of the store's files failed (an I/O error): what"
                     + " it wrote may not be on the device although it reads back now; the next open rewrites the data"

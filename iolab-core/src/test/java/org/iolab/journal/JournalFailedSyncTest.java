@@ -441,6 +441,10 @@ class JournalFailedSyncTest {
         Files.write(FailedSync.of(dir), note);
         Files.write(dir.resolve(FailedSync.NAME + ".tmp"), new byte[7]);
         assertEquals(-1, FailedSync.read(dir));
+        // verify names it, as something the next open moves aside (a review found it silent)
+        VerifyReport verify = Journal.verify(dir);
+        assertTrue(verify.ok() && verify.problems().stream().anyMatch(p -> p.file().equals(FailedSync.of(dir))
+                && p.recoverable() && p.what().contains("moves it aside")), verify.toString());
         assertEquals(12, Payloads.readIntact(dir, plain(Backend.CHANNEL_HEAP), MAX, "a torn note"));
         assertFalse(Files.exists(FailedSync.of(dir)));
         assertFalse(Files.exists(dir.resolve(FailedSync.NAME + ".tmp")));

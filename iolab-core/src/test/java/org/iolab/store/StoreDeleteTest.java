@@ -74,6 +74,14 @@ class StoreDeleteTest {
         }
         Files.write(tmp.resolve("s.store.idx.tmp"), new byte[100]);
         Files.write(tmp.resolve("s.store.compact"), new byte[100]);
+        Files.write(tmp.resolve("s.store.failed"), new byte[7]); // not a note: a torn write of one
+        // verify names what the next writable open removes (a review found it silent about a 33 MB leftover)
+        StoreReport verify = Store.verify(file);
+        assertTrue(verify.ok(), verify.toString());
+        assertTrue(verify.problems().stream().anyMatch(p -> p.file().equals(tmp.resolve("s.store.compact"))
+                && p.recoverable() && p.what().contains("compaction that did not finish")), verify.toString());
+        assertTrue(verify.problems().stream().anyMatch(p -> p.file().equals(tmp.resolve("s.store.failed"))
+                && p.recoverable() && p.what().contains("moves it aside")), verify.toString());
         try (Store s = Store.openReadOnly(file, StoreOptions.defaults())) {
             assertEquals(1, s.size());
             assertTrue(names().contains("s.store.idx.tmp"), "a read-only open changes nothing");
@@ -82,6 +90,7 @@ class StoreDeleteTest {
             assertEquals(1, s.size());
         }
         assertFalse(names().contains("s.store.idx.tmp") || names().contains("s.store.compact"), names().toString());
+        assertTrue(Store.verify(file).problems().isEmpty(), Store.verify(file).toString());
         assertTrue(names().containsAll(List.of("s.store", "s.store.idx", "s.store.lock")), names().toString());
     }
 }
