@@ -208,13 +208,20 @@ final class Scanner {
 
     /**
      * After a slot at {@code pos} whose shape is sound but whose CRC fails: where the walk goes on. When the slot's own
-     * length is borne out (a valid slot, or the data's end, follows it at {@code declaredEnd}), the damage is that slot,
-     * unless a valid slot inside it starts a run of valid slots that meets the run from {@code declaredEnd}: then the
-     * slot's length word was the damage, and that run holds the records after its real end (a length that grew up to
-     * a later slot, or up to an old header left inside a merged hole). A valid slot inside it whose run breaks off
-     * first is bytes of the damaged record's value, which may hold slot images (a value that is a copy of another
-     * store's records): taking it for a record would bring back under its key bytes that were never put there. When
-     * the length is not borne out, the search runs on from {@code pos + 8} as after any damage.
+     * length is borne out (a valid slot, or the data's end, follows it at {@code declaredEnd}), the damage is that
+     * slot, unless a valid slot {@code q} inside it shows that the length word was the damage:
+     * <ul>
+     * <li>the slots from {@code q} pass over {@code declaredEnd} (no slot of theirs starts there) and meet the slots
+     * from {@code declaredEnd} later: the claimed end lies inside one of them (an old header left inside a merged
+     * hole), so the claimed length is wrong and these are the records after the real end;</li>
+     * <li>or they land exactly on {@code declaredEnd}, and the damaged slot, given the length {@code q - pos}, passes
+     * its CRC: a flipped length bit, the records between its real end and the claimed one kept.</li>
+     * </ul>
+     * Slots inside that land on {@code declaredEnd} without that proof are bytes of the damaged record's value, which
+     * may hold slot images (a value that is a copy of another store's records, ending where the record does): taking
+     * one for a record would bring back under its key bytes that were never put there (two reviews found this, the
+     * second with an image at the very end of an unpadded value). When the length is not borne out, the search runs on
+     * from {@code pos + 8} as after any damage.
      *
      * @return the offset where the walk goes on
      */
@@ -223,11 +230,36 @@ final class Scanner {
             return resync(pos + 8, end, policy);
         }
         for (long q = resync(pos + 8, declaredEnd, policy); q < declaredEnd; q = resync(q + 8, declaredEnd, policy)) {
-            if (meet(q, declaredEnd, end, policy)) {
+            long p = q;
+            while (p >= 0 && p < declaredEnd) {
+                p = slotEnd(p, end, policy);
+            }
+            if (p == declaredEnd ? lengthWasTheDamage(pos, q - pos, end) : p > declaredEnd && meet(p, declaredEnd,
+                    end, policy)) {
                 return q;
             }
         }
         return declaredEnd;
+    }
+
+    /**
+     * @return whether the slot at {@code pos}, its length word set to {@code length}, has a sound shape and passes
+     *     its CRC (which covers the header's first 12 bytes, the length among them)
+     */
+    private boolean lengthWasTheDamage(long pos, long length, long end) {
+        int at = ensure(pos, Slots.HEADER);
+        long w0 = (buf.getLong(at) & ~0x7F_FFFFL) | (length >>> 3);
+        if (Slots.checkShape(w0, pos, end) != null) {
+            return false;
+        }
+        int kv = Slots.keyAndValue(w0);
+        at = ensure(pos, Slots.HEADER + kv);
+        byte[] header = new byte[12];
+        ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN).putLong(0, w0).putInt(8, buf.getInt(at + 8));
+        crc.reset();
+        crc.update(header, 0, 12);
+        crc.update(buf.array(), buf.arrayOffset() + at + Slots.HEADER, kv);
+        return (int) crc.getValue() == Slots.storedCrc(buf, at);
     }
 
     /**

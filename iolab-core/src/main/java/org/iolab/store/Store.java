@@ -484,40 +484,41 @@ public final class Store implements AutoCloseable {
         }
     }
 
-    /** @return whether a record whose shape and CRC check out starts at an 8-aligned offset after the header page */
+    /** How far after the header page {@link #anyRecord} looks for a record. */
+    private static final int RECORD_SEARCH = 1 << 20;
+    /** The longest slot {@link #anyRecord} checks (longer candidates are skipped). */
+    private static final int RECORD_SEARCH_SLOT = 64 << 10;
+
+    /**
+     * @return whether a record whose shape and CRC check out, of at most {@value #RECORD_SEARCH_SLOT} bytes, starts at
+     *     an 8-aligned offset in the first {@value #RECORD_SEARCH} bytes after the header page. Bounded: random bytes
+     *     pass the shape check often, and reading and checking every candidate of a whole file took minutes for a
+     *     16 MiB file of another kind (a review); a store that lost its first page and the MiB after it is repaired
+     *     with {@code --force}
+     */
     private static boolean anyRecord(StorageFile f) {
         long size = f.size();
-        ByteBuffer chunk = ByteBuffer.allocate(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
-        for (long at = Slots.DATA_START; at + Slots.HEADER <= size; at += chunk.capacity()) {
-            int n = (int) Math.min(chunk.capacity(), size - at);
-            f.read(at, chunk.clear().limit(n));
-            for (int i = 0; i + 8 <= n; i += 8) {
-                long w0 = chunk.getLong(i);
-                if (w0 != 0 && Slots.checkShape(w0, at + i, size) == null && recordAt(f, at + i)) {
-                    return true;
-                }
+        int n = (int) Math.min(RECORD_SEARCH + RECORD_SEARCH_SLOT, size - Slots.DATA_START);
+        if (n < Slots.HEADER) {
+            return false;
+        }
+        ByteBuffer window = ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
+        f.read(Slots.DATA_START, window);
+        CRC32C crc = new CRC32C();
+        for (int i = 0; i + Slots.HEADER <= Math.min(n, RECORD_SEARCH); i += 8) {
+            long w0 = window.getLong(i);
+            if (w0 == 0 || Slots.checkShape(w0, Slots.DATA_START + i, size) != null
+                    || Slots.slotLength(w0) > RECORD_SEARCH_SLOT || i + Slots.slotLength(w0) > n) {
+                continue;
+            }
+            int kv = Slots.keyAndValue(w0);
+            if (Slots.storedCrc(window, i) == Slots.crc(crc, window, i, kv)) {
+                return true;
             }
         }
         return false;
     }
 
-    /** @return whether a slot whose shape and CRC check out starts at {@code offset} of {@code f} */
-    private static boolean recordAt(StorageFile f, long offset) {
-        long size = f.size();
-        if (offset + Slots.HEADER > size) {
-            return false;
-        }
-        ByteBuffer h = ByteBuffer.allocate(Slots.HEADER).order(ByteOrder.LITTLE_ENDIAN);
-        f.read(offset, h);
-        long w0 = h.getLong(0);
-        if (w0 == 0 || Slots.checkShape(w0, offset, size) != null) {
-            return false;
-        }
-        int kv = Slots.keyAndValue(w0);
-        ByteBuffer slot = ByteBuffer.allocate(Slots.HEADER + kv).order(ByteOrder.LITTLE_ENDIAN);
-        f.read(offset, slot);
-        return Slots.storedCrc(slot, 0) == Slots.crc(new CRC32C(), slot, 0, kv);
-    }
 
     /**
      * Deletes the store in {@code file}: its redo log, index checkpoint (and what an interrupted checkpoint,

@@ -80,6 +80,31 @@ class StoreRepairSlotImageTest {
     }
 
     /**
+     * A value that is exactly a slot image, with no padding after it: the image ends where the damaged record's slot
+     * does, so the slots from it land on the record's claimed end. A review of the first fix found repair still took
+     * it for a record ({@code get("b")} gave "EVIL"): landing there counts only when the damaged slot, cut to end where
+     * the image begins, passes its CRC, which a value's bytes do not make it do.
+     */
+    @Test
+    void aValueThatIsExactlyASlotImageIsNotTakenForARecord() throws IOException {
+        Path f = tmp.resolve("s.store");
+        ByteBuffer slot = ByteBuffer.allocate(Slots.needed(1, 4)).order(ByteOrder.LITTLE_ENDIAN);
+        Slots.writeLive(slot, 0, slot.capacity(), 1000, ByteBuffer.wrap(b("b")), ByteBuffer.wrap(b("EVIL")), false,
+                new CRC32C());
+        try (Store s = Store.open(f, NONE)) {
+            s.put(b("aaaaaaaa"), slot.array()); // 16 + 8 + 24 = 48 bytes: no padding, the image ends with the slot
+            s.put(b("b"), b("good"));
+        }
+        flip(f, FIRST + 12, 1); // one bit of the first record's CRC
+        Store.repair(f);
+        try (Store s = Store.open(f, NONE)) {
+            assertArrayEquals(b("good"), s.get(b("b")));
+            assertNull(s.get(b("aaaaaaaa")));
+            assertEquals(1, s.size());
+        }
+    }
+
+    /**
      * The other way round: a flipped bit in a record's length word makes it claim more than it holds, up to the
      * start of a later slot. The records between its real end and the claimed one are valid and lead exactly there:
      * they are kept, not dropped with it.
