@@ -1515,19 +1515,23 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * Replaces segment {@code file} by a new one: {@code NAME.seg.tmp}, prepared by {@code prep} for
-     * {@code capacity} bytes, given the file's first {@code end} bytes, then {@code patch}, grown to at least
-     * {@code size} bytes (zeros), synced, given the file's permissions and owner, and renamed over the file. The caller
-     * syncs the folder. Until the rename the file is as it was: a failure (a sync's I/O error included) deletes the
+     * Replaces {@code segment} (the file it names, when it is a link) by a new one: {@code NAME.seg.tmp}, prepared by
+     * {@code prep} for {@code capacity} bytes and given the file's permissions and owner, then the file's first
+     * {@code end} bytes, then {@code patch}, grown to at least {@code size} bytes (zeros), synced, and renamed over the
+     * file. The caller syncs the segment's folder; a link's target in another folder has its folder synced here. Until the rename the file is as it was: a failure (a sync's I/O error included) deletes the
      * copy and throws, and nothing whose sync failed ever becomes the segment.
      *
      * @param what what the replacement is for, in the error's message
      */
-    static void replaceSegment(StorageOpener opener, Preallocation prep, long capacity, Path file, long end, long size,
-            Consumer<StorageFile> patch, String what) {
+    static void replaceSegment(StorageOpener opener, Preallocation prep, long capacity, Path segment, long end,
+            long size, Consumer<StorageFile> patch, String what) {
+        // a link to the segment keeps naming it: the file it names is the one replaced, its copy made beside it
+        Path file = realOf(segment);
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try {
             prep.prepare(tmp, capacity);
+            // before any byte is copied: a 0600 segment's records are never in a file others can read
+            FileModes.copy(file, tmp);
             try (StorageFile from = opener.open(file, false); StorageFile to = opener.open(tmp, true)) {
                 ByteBuffer chunk = ByteBuffer.allocateDirect((int) Math.min(ZERO_CHUNK, Math.max(end, 1)));
                 for (long p = 0; p < end; ) {
@@ -1542,8 +1546,11 @@ public final class Journal implements AutoCloseable {
                 }
                 to.force(true);
             }
-            FileModes.copy(file, tmp);
             Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            Path folder = file.toAbsolutePath().getParent();
+            if (!folder.equals(segment.toAbsolutePath().getParent())) {
+                opener.syncDirectory(folder); // the link's target lives elsewhere: its rename is there
+            }
         } catch (IOException | RuntimeException e) {
             try {
                 Files.deleteIfExists(tmp);
@@ -1554,6 +1561,15 @@ public final class Journal implements AutoCloseable {
                 throw IolabException.io(what, file, io);
             }
             throw (RuntimeException) e;
+        }
+    }
+
+    /** @return the file {@code path} names when it is a link, else {@code path} */
+    private static Path realOf(Path path) {
+        try {
+            return path.toRealPath();
+        } catch (IOException e) {
+            return path;
         }
     }
 

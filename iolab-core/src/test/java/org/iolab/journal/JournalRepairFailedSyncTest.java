@@ -132,6 +132,21 @@ class JournalRepairFailedSyncTest {
         assertEquals(Format.parseName(damaged), intactRecords());
     }
 
+    /** A segment that is a link: the file it names is cut, and the link still names it (a review of the cut). */
+    @Test
+    void aLinkedSegmentIsCutInTheFileItNames() throws IOException {
+        List<Path> files = fill();
+        Path damaged = files.getLast();
+        Path elsewhere = Files.createDirectories(tmp.resolveSibling(tmp.getFileName() + "-elsewhere"));
+        Path real = Files.move(damaged, elsewhere.resolve(damaged.getFileName()));
+        Files.createSymbolicLink(damaged, real);
+        writeAt(real, Format.HEADER_SIZE + 4, new byte[] {0x7f});
+        Journal.repair(tmp);
+        assertTrue(Files.isSymbolicLink(damaged), "the link was replaced by a file");
+        assertEquals(Format.parseName(damaged), intactRecords());
+        assertFalse(Files.exists(elsewhere.resolve(damaged.getFileName() + ".tmp")));
+    }
+
     private static void writeAt(Path file, long position, byte[] bytes) throws IOException {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
             ch.write(ByteBuffer.wrap(bytes), position);
