@@ -214,8 +214,9 @@ final class Scanner {
      * <li>the slots from {@code q} pass over {@code declaredEnd} (no slot of theirs starts there) and meet the slots
      * from {@code declaredEnd} later: the claimed end lies inside one of them (an old header left inside a merged
      * hole), so the claimed length is wrong and these are the records after the real end;</li>
-     * <li>or they land exactly on {@code declaredEnd}, and the damaged slot, given the length {@code q - pos}, passes
-     * its CRC: a flipped length bit, the records between its real end and the claimed one kept.</li>
+     * <li>or they land exactly on {@code declaredEnd}, and the damaged slot is a hole, or, given the length
+     * {@code q - pos}, passes its CRC: a flipped length bit, the records between its real end and the claimed one
+     * kept.</li>
      * </ul>
      * Slots inside that land on {@code declaredEnd} without that proof are bytes of the damaged record's value, which
      * may hold slot images (a value that is a copy of another store's records, ending where the record does): taking
@@ -234,12 +235,21 @@ final class Scanner {
             while (p >= 0 && p < declaredEnd) {
                 p = slotEnd(p, end, policy);
             }
-            if (p == declaredEnd ? lengthWasTheDamage(pos, q - pos, end) : p > declaredEnd && meet(p, declaredEnd,
-                    end, policy)) {
+            if (p == declaredEnd ? holeAt(pos) || lengthWasTheDamage(pos, q - pos, end)
+                    : p > declaredEnd && meet(p, declaredEnd, end, policy)) {
                 return q;
             }
         }
         return declaredEnd;
+    }
+
+    /**
+     * @return whether the slot at {@code pos} is a hole: it has no value that could hold slot images, and its CRC covers
+     *     only its header, so a rewritten header word (a length grown over the records after it, its sequence changed
+     *     too) cannot be told from a flipped length bit by the CRC; the runs inside it are kept
+     */
+    private boolean holeAt(long pos) {
+        return Slots.type(buf.getLong(ensure(pos, Slots.HEADER))) == Slots.FREE;
     }
 
     /**
