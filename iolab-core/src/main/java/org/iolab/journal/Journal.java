@@ -1526,7 +1526,7 @@ public final class Journal implements AutoCloseable {
     static void replaceSegment(StorageOpener opener, Preallocation prep, long capacity, Path segment, long end,
             long size, Consumer<StorageFile> patch, String what) {
         // a link to the segment keeps naming it: the file it names is the one replaced, its copy made beside it
-        Path file = realOf(segment);
+        Path file = FileModes.target(segment);
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         try {
             prep.prepare(tmp, capacity);
@@ -1561,15 +1561,6 @@ public final class Journal implements AutoCloseable {
                 throw IolabException.io(what, file, io);
             }
             throw (RuntimeException) e;
-        }
-    }
-
-    /** @return the file {@code path} names when it is a link, else {@code path} */
-    private static Path realOf(Path path) {
-        try {
-            return path.toRealPath();
-        } catch (IOException e) {
-            return path;
         }
     }
 

@@ -6,9 +6,25 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 
-/** The permissions and owner a copy needs to replace the file it was made from (the journal's and the store's). */
+/**
+ * What a copy needs to replace the file it was made from (the journal's cut segments, the store's compaction and
+ * rewrite): the file a link names, and its permissions and owner.
+ */
 public final class FileModes {
     private FileModes() {
+    }
+
+    /**
+     * @param file a file, or a link to one
+     * @return the file {@code file} names when it is a link (a copy replaces that file, beside it, so the link keeps
+     *     naming it), else {@code file} (also when it is missing: nothing to replace)
+     */
+    public static Path target(Path file) {
+        try {
+            return file.toRealPath();
+        } catch (IOException e) {
+            return file;
+        }
     }
 
     /**

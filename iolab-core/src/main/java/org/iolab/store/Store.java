@@ -546,7 +546,7 @@ public final class Store implements AutoCloseable {
                 }
                 IndexFile.delete(f);
                 Files.deleteIfExists(IndexFile.unfinished(f));
-                Path real = realOf(f);
+                Path real = FileModes.target(f);
                 Files.deleteIfExists(compactOf(real));
                 Files.deleteIfExists(rewriteOf(real));
                 if (!real.equals(f)) {
@@ -614,7 +614,7 @@ public final class Store implements AutoCloseable {
             // a compaction that did not reach its rename: the data file is still the old one, complete; a checkpoint
             // that did not reach its rename: FILE.idx is still the old one
             if (!readOnly) {
-                Path real = realOf(file);
+                Path real = FileModes.target(file);
                 Files.deleteIfExists(compactOf(real));
                 Files.deleteIfExists(IndexFile.unfinished(file));
                 // a copy a failed-sync rewrite left when its note went some other way (a power loss)
@@ -841,7 +841,7 @@ public final class Store implements AutoCloseable {
         boolean valid = SyncFailureNote.read(note) >= 0;
         if (Files.exists(file)) {
             // the file itself, not a link to it: the copy goes beside it and replaces it, keeping the link
-            Path real = realOf(file);
+            Path real = FileModes.target(file);
             Path copy = rewriteOf(real);
             long size = 0;
             try {
@@ -892,18 +892,6 @@ public final class Store implements AutoCloseable {
             syncDirectory(real);
         }
         SyncFailureNote.clear(note, valid);
-    }
-
-    /**
-     * @return the data file itself when {@code file} is a link to it (a compaction or a rewrite replaces the file the
-     *     link names, and writes its copy beside it), else {@code file}
-     */
-    static Path realOf(Path file) {
-        try {
-            return file.toRealPath();
-        } catch (IOException e) {
-            return file; // missing: nothing to replace
-        }
     }
 
     /** @return where a compaction of {@code file} writes its copy before renaming it over the file */
@@ -2335,7 +2323,7 @@ public final class Store implements AutoCloseable {
         long before = data.size();
         checkpoint();
         // the file itself, not a link to it: the copy goes beside it and replaces it, keeping the link
-        Path real = realOf(file);
+        Path real = FileModes.target(file);
         Path tmp = compactOf(real);
         try {
             Files.deleteIfExists(tmp);

@@ -47,7 +47,7 @@ final class Verifier {
                     + " or damaged one: the write of a note a crash interrupted, or another file); the next writable"
                     + " open moves it aside to " + note.getFileName() + ".cut", true));
         }
-        Path compact = Store.compactOf(Store.realOf(file));
+        Path compact = Store.compactOf(org.iolab.storage.FileModes.target(file));
         if (Files.exists(compact, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             // a review found a compaction stopped by a signal leaving tens of MB that verify did not mention
             problems.add(new StoreReport.Problem(compact, 0, "a compaction that did not finish left this copy; the"

@@ -138,7 +138,7 @@ class StoreFailedSyncTest {
         try (Store r = Store.open(file, o)) {
             assertNotEquals(was, inode(file), "the data file is a new file");
             assertFalse(SyncFailureNote.present(Store.failedOf(file)), "the note goes once the copy is renamed");
-            assertFalse(Files.exists(Store.rewriteOf(Store.realOf(file))), "no copy left");
+            assertFalse(Files.exists(Store.rewriteOf(org.iolab.storage.FileModes.target(file))), "no copy left");
             assertEquals(n, r.size());
             assertAll(r, 0, n);
         }
