@@ -204,16 +204,20 @@ final class Verifier {
             });
             Arrays.sort(e);
             entries = e;
+            // by offset, without boxing: the starts sorted, each one's length found again through an offset map
             long[] h = checkpoint.holes();
-            Integer[] order = new Integer[h.length / 2];
-            for (int i = 0; i < order.length; i++) {
-                order[i] = i;
+            long[] starts = new long[h.length / 2];
+            FreeSpace.OffsetMap lengths = new FreeSpace.OffsetMap();
+            lengths.reserve(starts.length);
+            for (int i = 0; i < starts.length; i++) {
+                starts[i] = h[2 * i];
+                lengths.put(h[2 * i], h[2 * i + 1]);
             }
-            Arrays.sort(order, (x, y) -> Long.compare(h[2 * x], h[2 * y]));
+            Arrays.sort(starts);
             holes = new long[h.length];
-            for (int i = 0; i < order.length; i++) {
-                holes[2 * i] = h[2 * order[i]];
-                holes[2 * i + 1] = h[2 * order[i] + 1];
+            for (int i = 0; i < starts.length; i++) {
+                holes[2 * i] = starts[i];
+                holes[2 * i + 1] = lengths.get(starts[i]);
             }
         }
 
