@@ -119,16 +119,7 @@ class StoreRepairSlotImageTest {
             }
         }
         // record k0's slot length 32 becomes 32 | 64 = 96: three slots further, the start of k3
-        long w0;
-        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
-            ByteBuffer w = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-            ch.read(w, FIRST);
-            w0 = w.getLong(0);
-        }
-        assertEquals(32, Slots.slotLength(w0));
-        long grown = Slots.slotLength(w0 ^ findLengthBit(w0, 64));
-        assertEquals(96, grown);
-        flipWord(f, FIRST, findLengthBit(w0, 64));
+        growLength(f, FIRST, 32, 64);
         StoreReport repair = Store.repair(f);
         assertFalse(repair.problems().isEmpty());
         try (Store s = Store.open(f, NONE)) {
@@ -156,13 +147,7 @@ class StoreRepairSlotImageTest {
             s.delete(b("k4"));
         }
         // closed: the holes of k3 and k4 are one free slot of 64 bytes at 4192; k4's old header at 4224 stays inside
-        long w0;
-        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
-            ByteBuffer w = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-            ch.read(w, FIRST + 32);
-            w0 = w.getLong(0);
-        }
-        flipWord(f, FIRST + 32, findLengthBit(w0, 64)); // k1 claims 96 bytes: up to 4224
+        growLength(f, FIRST + 32, 32, 64); // k1 claims 96 bytes: up to 4224
         Store.repair(f);
         try (Store s = Store.open(f, NONE)) {
             assertNull(s.get(b("k1")), "the damaged record is dropped");
@@ -172,6 +157,18 @@ class StoreRepairSlotImageTest {
             assertEquals(3, s.size());
         }
         assertTrue(Store.verify(f).ok(), Store.verify(f).problems().toString());
+    }
+
+    /** Flips the one bit of the slot length word at {@code offset} (a {@code length}-byte slot) that adds {@code by}. */
+    private static void growLength(Path f, long offset, int length, int by) throws IOException {
+        long w0;
+        try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+            ByteBuffer w = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+            ch.read(w, offset);
+            w0 = w.getLong(0);
+        }
+        assertEquals(length, Slots.slotLength(w0));
+        flipWord(f, offset, findLengthBit(w0, by));
     }
 
     /** @return the bit of {@code w0} that changes its slot length by {@code by} */
