@@ -264,12 +264,12 @@ final class Scanner {
         }
         int kv = Slots.keyAndValue(w0);
         at = ensure(pos, Slots.HEADER + kv);
-        byte[] header = new byte[12];
-        ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN).putLong(0, w0).putInt(8, buf.getInt(at + 8));
-        crc.reset();
-        crc.update(header, 0, 12);
-        crc.update(buf.array(), buf.arrayOffset() + at + Slots.HEADER, kv);
-        return (int) crc.getValue() == Slots.storedCrc(buf, at);
+        // the slots' own CRC over the header with that length, put in the chunk's copy of the file for the call
+        long was = buf.getLong(at);
+        buf.putLong(at, w0);
+        boolean ok = Slots.crc(crc, buf, at, kv) == Slots.storedCrc(buf, at);
+        buf.putLong(at, was);
+        return ok;
     }
 
     /**
