@@ -73,10 +73,10 @@ public final class JournalCommand implements Callable<Integer> {
      * store could not read as an operation, and every store command then refused the store. Reading it is allowed.
      */
     private static void notARedoLog(Path dir, String command) {
-        String name = dir.toAbsolutePath().normalize().getFileName() == null ? ""
-                : dir.toAbsolutePath().normalize().getFileName().toString();
+        Path d = dir.toAbsolutePath().normalize();
+        String name = d.getFileName() == null ? "" : d.getFileName().toString();
         if (name.endsWith(".wal") && name.length() > 4) {
-            Path store = dir.toAbsolutePath().normalize().resolveSibling(name.substring(0, name.length() - 4));
+            Path store = d.resolveSibling(name.substring(0, name.length() - 4));
             if (Files.isRegularFile(store) && org.iolab.store.Store.beginsAsStore(store)) {
                 throw new IolabException(dir + " is the redo log of store " + store + ": 'iolab journal " + command
                         + "' would change operations the store needs; use the store's commands ('iolab store verify "

@@ -39,8 +39,12 @@ class StdinStdoutCliIT {
         return jar;
     }
 
-    /** Runs {@code sh -c script} with $J set to the java command and the jar; returns {exit, stdout + stderr}. */
-    private static Object[] sh(String script) throws IOException, InterruptedException {
+    /** What a shell command did: its exit code and its output, standard error included. */
+    private record Sh(int exit, String out) {
+    }
+
+    /** Runs {@code sh -c script} with $J set to the java command and the jar. */
+    private static Sh sh(String script) throws IOException, InterruptedException {
         ProcessBuilder pb = new ProcessBuilder("sh", "-c", script).redirectErrorStream(true);
         pb.environment().put("J", java() + " -jar " + jar());
         Process p = pb.start();
@@ -49,35 +53,35 @@ class StdinStdoutCliIT {
             out = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         }
         assertTrue(p.waitFor(2, TimeUnit.MINUTES), "timed out: " + script);
-        return new Object[] {p.exitValue(), out};
+        return new Sh(p.exitValue(), out);
     }
 
     @Test
     void aClosedStandardInputIsRefusedWithNothingMade() throws Exception {
         Path dir = tmp.resolve("j");
-        Object[] r = sh("$J journal append " + dir + " <&-");
-        assertEquals(2, r[0], (String) r[1]);
-        assertTrue(((String) r[1]).contains("standard input is closed"), (String) r[1]);
+        Sh r = sh("$J journal append " + dir + " <&-");
+        assertEquals(2, r.exit(), r.out());
+        assertTrue((r.out()).contains("standard input is closed"), r.out());
         assertFalse(Files.exists(dir), "nothing was made");
         Path store = tmp.resolve("a").resolve("b").resolve("s");
         r = sh("$J store load " + store + " <&-");
-        assertEquals(2, r[0], (String) r[1]);
-        assertTrue(((String) r[1]).contains("standard input is closed"), (String) r[1]);
+        assertEquals(2, r.exit(), r.out());
+        assertTrue((r.out()).contains("standard input is closed"), r.out());
         assertFalse(Files.exists(tmp.resolve("a")), "no folder was made");
     }
 
     @Test
     void aFolderAsStandardInputIsAUserErrorAndLeavesNothing() throws Exception {
         Path dir = tmp.resolve("j");
-        Object[] r = sh("$J journal append " + dir + " < " + tmp);
-        assertEquals(2, r[0], (String) r[1]);
-        assertTrue(((String) r[1]).startsWith("iolab: cannot read standard input (Is a directory)"), (String) r[1]);
-        assertFalse(((String) r[1]).contains("internal error") || ((String) r[1]).contains("\tat "), (String) r[1]);
+        Sh r = sh("$J journal append " + dir + " < " + tmp);
+        assertEquals(2, r.exit(), r.out());
+        assertTrue((r.out()).startsWith("iolab: cannot read standard input (Is a directory)"), r.out());
+        assertFalse((r.out()).contains("internal error") || (r.out()).contains("\tat "), r.out());
         assertFalse(Files.exists(dir), "the journal made for it is removed");
         Path store = tmp.resolve("x").resolve("s");
         r = sh("$J store load " + store + " < " + tmp);
-        assertEquals(2, r[0], (String) r[1]);
-        assertTrue(((String) r[1]).startsWith("iolab: cannot read standard input (Is a directory)"), (String) r[1]);
+        assertEquals(2, r.exit(), r.out());
+        assertTrue((r.out()).startsWith("iolab: cannot read standard input (Is a directory)"), r.out());
         assertFalse(Files.exists(tmp.resolve("x")), "the store and the folder made for it are removed");
     }
 
@@ -96,9 +100,9 @@ class StdinStdoutCliIT {
         Files.createDirectories(wal);
         for (String command : List.of("echo oops | $J journal append " + wal, "$J journal repair " + wal,
                 "$J journal delete-before " + wal + " 1")) {
-            Object[] r = sh(command);
-            assertEquals(2, r[0], command + ": " + r[1]);
-            assertTrue(((String) r[1]).contains(wal + " is the redo log of store " + store), (String) r[1]);
+            Sh r = sh(command);
+            assertEquals(2, r.exit(), command + ": " + r.out());
+            assertTrue((r.out()).contains(wal + " is the redo log of store " + store), r.out());
         }
         try (var left = Files.list(wal)) {
             assertEquals(List.of(), left.filter(f -> f.toString().endsWith(".seg")).toList(),
