@@ -107,6 +107,13 @@ public final class JournalCommand implements Callable<Integer> {
      * when it holds a newline (it reads as two lines) or ends in a carriage return (read back, it loses it).
      */
     private static void writeLine(OutputStream out, Record r, ReadOptions o) throws IOException {
+        if (o.expected >= 0 && r.sequence() > o.expected) {
+            out.flush(); // the note lands between the lines it is about
+            System.err.println("iolab: no records " + o.expected + (r.sequence() - 1 > o.expected ? " to "
+                    + (r.sequence() - 1) : "") + ": a repair cut them from " + o.dir + " (they were damaged; its"
+                    + " *.cut files keep their bytes)");
+        }
+        o.expected = r.sequence() + 1;
         byte[] payload = r.payload();
         if (o.escape) {
             Lines.escape(out, payload, 0, payload.length);
@@ -353,13 +360,16 @@ public final class JournalCommand implements Callable<Integer> {
 
         /** Whether the warning about a record holding a newline was printed. */
         boolean warned;
+        /** The sequence the next record printed should have: a later one follows a gap a repair cut. */
+        long expected = -1;
 
         Journal open() {
             return openForReading(dir, backend);
         }
 
         long first(Journal journal) {
-            return checkFrom(journal, from);
+            expected = checkFrom(journal, from);
+            return expected;
         }
     }
 
@@ -432,11 +442,13 @@ public final class JournalCommand implements Callable<Integer> {
             if (report.segments() == 0) {
                 throw new IolabException("no journal segments (*.seg files) in " + dir);
             }
-            String counts = count(report.records(), "record") + " in " + count(report.segments(), "segment");
+            String counts = count(report.records(), "record") + " in " + count(report.segments(), "segment")
+                    + (report.cut() == 0 ? "" : " (and " + count(report.cut(), "sequence") + " a repair cut)");
             long bad = report.problems().stream().filter(p -> !p.recoverable()).count();
             boolean missing = report.problems().stream().anyMatch(VerifyReport.Problem::missingSegmentsBefore);
             String advice = !missing ? "run 'iolab journal repair': it writes damaged headers again over intact"
-                    + " records and cuts the journal at the first other damage, keeping what it cuts in *.cut files"
+                    + " records and cuts other damage out of the journal (the records of later segments stay), keeping"
+                    + " what it cuts in *.cut files"
                     : bad == 1 ? "run 'iolab journal repair' to start the journal at its first segment left (the"
                             + " missing records are gone; nothing else is cut)"
                     : "run 'iolab journal repair' to start the journal at its first segment left and cut it at the"
@@ -448,8 +460,9 @@ public final class JournalCommand implements Callable<Integer> {
     /** {@code iolab journal repair}. */
     @Command(name = "repair", mixinStandardHelpOptions = true,
             description = "Mends the journal so it opens again, deleting nothing: starts it at its first segment left"
-                    + " when the first ones are missing, writes a damaged header again over intact records, else cuts it"
-                    + " at the first damage and keeps what it cut in *.cut files; refused while a writer has it open.")
+                    + " when the first ones are missing, writes a damaged header again over intact records, else cuts the"
+                    + " damaged records out (the later segments stay, after a gap) and keeps what it cut in *.cut"
+                    + " files; refused while a writer has it open.")
     static final class Repair implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "DIR", description = "the journal directory")
         Path dir;
@@ -471,7 +484,8 @@ public final class JournalCommand implements Callable<Integer> {
                         + " once you have what you need");
             }
             VerifyReport now = Journal.verify(dir);
-            System.out.println("kept " + count(now.records(), "record") + " in " + count(now.segments(), "segment"));
+            System.out.println("kept " + count(now.records(), "record") + " in " + count(now.segments(), "segment")
+                    + (now.cut() == 0 ? "" : "; readers pass over the " + count(now.cut(), "sequence") + " cut"));
             return 0;
         }
     }
@@ -547,8 +561,10 @@ public final class JournalCommand implements Callable<Integer> {
             System.out.println("directory:      " + dir);
             // on a damaged journal verify counts only what it reads intact: a damaged record and the rest of its
             // segment are in the records (the open counts sequences) but not in the bytes, which says so
-            System.out.println("records:        " + (nextSeq - firstSeq) + (report.ok() ? "" : " (" + report.records()
-                    + " read intact by verify: a damaged record and the records after it in its segment are not)"));
+            System.out.println("records:        " + (nextSeq - firstSeq - report.cut()) + (report.ok() ? "" : " ("
+                    + report.records() + " read intact by verify: a damaged record and the records after it in its"
+                    + " segment are not)") + (report.cut() == 0 ? "" : " (" + count(report.cut(), "sequence")
+                    + " between them a repair cut)"));
             System.out.println("segments:       " + segments);
             System.out.println("bytes:          " + report.bytes() + " of framed records" + (report.ok() ? ""
                     : " read intact") + ", " + onDisk + " in segment files");

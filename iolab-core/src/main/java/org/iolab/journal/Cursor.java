@@ -190,12 +190,13 @@ final class Cursor implements AutoCloseable {
                         // the segments after this one were deleted while it was read
                         throw journal.deleted(expectedInSegment);
                     }
-                    if (following.firstSeq != expectedInSegment) {
+                    if (!following.follows(expectedInSegment)) {
                         throw new JournalCorruptedException(seg.path(), seg.position(),
                                 "the segment's records end before sequence " + expectedInSegment
                                         + " but the next segment " + following.path.getFileName() + " starts at "
                                         + following.firstSeq);
                     }
+                    // past a gap a repair cut (the records between were damaged), at its first record
                     seg.close();
                     seg = null;
                     next = Math.max(next, following.firstSeq);

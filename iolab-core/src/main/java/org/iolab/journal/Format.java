@@ -17,7 +17,7 @@ final class Format {
     /**
      * Offset in a segment header of the start marker (4 bytes, not covered by the header CRC): {@link #startMarker}
      * when the journal begins at this segment because {@link Journal#deleteBefore} (or a repair) made it the first,
-     * zero otherwise. The segment of sequence 0 is a start without it. A first segment that starts later and does not
+     * {@link #gapMarker} when a repair cut records of the segment before it, zero otherwise. The segment of sequence 0 is a start without it. A first segment that starts later and does not
      * carry it means the segments before it are missing, not deleted.
      */
     static final int START_OFFSET = 36;
@@ -159,6 +159,32 @@ final class Format {
         crc.update(ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, firstSeq));
         int value = (int) crc.getValue();
         return ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, value == 0 ? 1 : value);
+    }
+
+    /**
+     * @return the gap marker of the segment whose first sequence is {@code firstSeq}, written by a repair that cut the
+     *     segment before it: the records from {@code gapStart} (where that segment's records now end) up to
+     *     {@code firstSeq} were damaged and are no longer in the journal. The CRC32C of "IOLABGAP" and both sequences
+     *     (8 bytes each, little-endian), never 0: it names its gap, so a segment before it that later loses more
+     *     records is damage again, not part of the gap.
+     */
+    static ByteBuffer gapMarker(long firstSeq, long gapStart) {
+        CRC32C crc = new CRC32C();
+        crc.update("IOLABGAP".getBytes(StandardCharsets.US_ASCII));
+        crc.update(ByteBuffer.allocate(16).order(ByteOrder.LITTLE_ENDIAN).putLong(0, firstSeq).putLong(8, gapStart));
+        int value = (int) crc.getValue();
+        return ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, value == 0 ? 1 : value);
+    }
+
+    /**
+     * @param marker the segment header's word at {@link #START_OFFSET}
+     * @param firstSeq the segment's first sequence
+     * @param expected the sequence after the last record of the segment before it
+     * @return true when the segment follows on from that one: it starts at {@code expected}, or later with the gap
+     *     marker of exactly that gap (a repair cut the records between)
+     */
+    static boolean follows(int marker, long firstSeq, long expected) {
+        return firstSeq == expected || firstSeq > expected && marker == gapMarker(firstSeq, expected).getInt(0);
     }
 
     /**

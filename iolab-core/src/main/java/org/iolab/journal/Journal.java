@@ -56,8 +56,10 @@ import org.iolab.storage.SyncFailureNote;
  *     24     8  segment capacity in bytes (a multiple of 8)
  *     32     4  CRC32C of bytes 0..31
  *     36     4  start marker: the CRC32C of "IOLABSTART" and the first sequence (0 stored as 1), written when
- *               {@link #deleteBefore} or a repair makes this segment the journal's first; zero otherwise (not covered
- *               by the header CRC)
+ *               {@link #deleteBefore} or a repair makes this segment the journal's first; or gap marker: the CRC32C of
+ *               "IOLABGAP", the first sequence and the sequence where the previous segment's records end (0 stored
+ *               as 1), written when a repair cut damaged records out of the previous segment, so readers go on from
+ *               that segment's end to this one's first record; zero otherwise (not covered by the header CRC)
  *     40     8  seal marker: "SEALEDOK" (0x4B4F44454C414553) XOR the first sequence, written once the whole
  *               segment is synced; zero until then (not covered by the CRC)
  *     48     8  synced mark: an offset below which every record was synced, written after a sync covering it
@@ -137,7 +139,10 @@ import org.iolab.storage.SyncFailureNote;
  * offset. A length is always checked against the bytes left in the segment before it is used, so a corrupt
  * length cannot cause a large allocation, a hang or an out-of-bounds read. {@link #verify(Path)} lists every
  * problem without changing anything; {@link #repair(Path)} mends what loses nothing (a missing start, a header over
- * intact records) and cuts the journal at the first other damage, keeping what it cuts in {@code *.cut} files.
+ * intact records) and cuts the other damage out, keeping what it cuts in {@code *.cut} files: a damaged segment is
+ * cut at its first damage, and the segments after it stay, the next one marked with the gap between them. (An open
+ * checks only the last segment, so damage in a sealed one is found by the read that reaches it or by verify, after
+ * the writer may have appended and acknowledged more records: the repair keeps them.)
  *
  * <h2>Concurrency</h2>
  * One writer per directory: {@link #open} takes an exclusive {@code FileChannel.tryLock} on
@@ -469,6 +474,7 @@ public final class Journal implements AutoCloseable {
             for (SegmentRef r : segments) {
                 SegmentRef fresh = readHeader(r.path);
                 r.start = fresh != null && fresh.start;
+                r.marker = fresh != null ? fresh.marker : r.marker;
             }
             s = startIndex(segments.toArray(SegmentRef[]::new));
         }
@@ -509,6 +515,7 @@ public final class Journal implements AutoCloseable {
             }
             SegmentRef ref = new SegmentRef(nameSeq, file, header.getLong(24));
             ref.start = Format.isStart(header, nameSeq);
+            ref.marker = header.getInt(Format.START_OFFSET);
             ref.sealedOnDisk = Format.sealStarted(header);
             ref.syncedMark = Format.syncedMark(header, nameSeq, ref.capacity);
             ref.fileKey = key;
@@ -926,11 +933,14 @@ public final class Journal implements AutoCloseable {
      * gives) gets its header written again, and keeps its records; one over no intact record (or a file that only
      * has a segment's name) is moved aside, as if it were missing (the first one: the next step marks the one after
      * it); the only segment is emptied under a fresh header instead, its bytes kept aside;</li>
-     * <li>at any other damage (a record, a gap between segments) the journal is cut: the damaged segment is copied
-     * aside whole, then replaced by a new file that holds its bytes before the damage (written and synced beside it,
-     * then renamed over it: a sync that fails changes nothing), and every later segment is moved aside. <b>The
-     * records from the damage on are no longer in the journal</b>; run {@link #verify(Path)} first to see what they
-     * are.</li>
+     * <li>at any other damage (a record, a gap between segments) the damaged segment is cut: copied aside whole,
+     * then replaced by a new file that holds its bytes before the damage (written and synced beside it, then renamed
+     * over it: a sync that fails changes nothing). When a later segment follows, starting after the records kept, it
+     * stays: it gets the gap marker naming the sequences cut (written and synced before the cut), the cut segment is
+     * sealed, and the next check goes on to later damage. Readers pass over the gap ({@link VerifyReport#cut()}
+     * counts it); a reader that starts inside it gets the first record after it. Otherwise (the damage is in the last
+     * segment, or the segments overlap) every later segment is moved aside. <b>The records cut are no longer in the
+     * journal</b>; run {@link #verify(Path)} first to see where they are.</li>
      * </ul>
      * Takes the writer's lock; does nothing when there is no unrecoverable problem.
      *
@@ -974,7 +984,9 @@ public final class Journal implements AutoCloseable {
             VerifyReport report = verify(dir);
             VerifyReport.Problem first = firstUnrecoverable(report);
             // each mend that loses nothing is followed by a new check; there are at most two per segment
-            for (int mends = 0; first != null && mends <= 2 * report.segments() + 2; mends++) {
+            // each mend that loses nothing, and each cut a later segment goes on after, is followed by a new check;
+            // there are at most three per segment
+            for (int mends = 0; first != null && mends <= 3 * report.segments() + 2; mends++) {
                 if (first.offset() == Format.START_OFFSET) {
                     // the segments before the first are missing: the journal starts at it from now on
                     try (StorageFile f = Backend.CHANNEL_HEAP.open(first.file(), true)) {
@@ -983,8 +995,9 @@ public final class Journal implements AutoCloseable {
                     }
                     done.accept("the journal starts at " + first.file() + " from now on: " + first.what());
                 } else if (first.offset() != 0) {
-                    cut(dir, first, done, opener);
-                    return report;
+                    if (!cut(dir, first, done, opener)) {
+                        return report;
+                    }
                 } else if (rebuildHeader(first.file())) {
                     done.accept("wrote the header of " + first.file() + " again (its records are intact): "
                             + first.what());
@@ -1087,15 +1100,20 @@ public final class Journal implements AutoCloseable {
     /**
      * Cuts the journal at {@code first}: the damaged segment copied aside (when there is data after the damage),
      * then replaced by a copy of it emptied from the damage on (or, when its header is the damage, moved aside), and
-     * every later segment moved aside, last first.
+     * every later segment moved aside, last first. When the damage is inside a segment that has a successor starting
+     * after the records the cut keeps, the later segments stay instead: the successor gets the gap marker naming the
+     * sequences cut ({@link Format#gapMarker}), and readers go on across the gap. A writable open checks only the last
+     * segment, so a journal damaged in a sealed middle segment may have taken acknowledged appends since: the cut
+     * must not take them too.
      *
+     * @return true when the journal goes on after the cut (the later segments stayed): the caller checks again
      * <p>The emptied segment is a new file ({@link #replaceSegment}), never the old one zeroed in place: a sync that
      * fails with an I/O error leaves the zeros in the page cache, where this boot reads them, but not on the device.
      * A writer would then append after the cut over pages that still hold, on the device, the records the cut
      * removed; after a power loss they would read as intact records following the new ones. A failed sync of the
      * copy leaves the segment as it was, damage and all, and the repair fails saying so.
      */
-    private static void cut(Path dir, VerifyReport.Problem first, Consumer<String> done, StorageOpener opener)
+    private static boolean cut(Path dir, VerifyReport.Problem first, Consumer<String> done, StorageOpener opener)
             throws IOException {
         List<Path> files = listSegments(dir);
         List<Path> doomed = new ArrayList<>();
@@ -1128,6 +1146,19 @@ public final class Journal implements AutoCloseable {
                     doomed.add(file);
                     done.accept("cut the journal before " + file + ": " + first.what());
                 } else {
+                    // the records the cut keeps end at gapStart; a later segment goes on after a gap when it starts
+                    // past it: its gap marker, written and synced first, names the gap (a crash before the cut leaves
+                    // the damage for the next repair, whose cut leaves the same gap)
+                    int at = files.indexOf(file);
+                    Path successor = at + 1 < files.size() ? files.get(at + 1) : null;
+                    long gapStart = recordsEnd(file, first.offset());
+                    boolean gap = successor != null && gapStart >= 0 && Format.parseName(successor) > gapStart;
+                    if (gap) {
+                        try (StorageFile f = opener.open(successor, true)) {
+                            f.write(Format.START_OFFSET, Format.gapMarker(Format.parseName(successor), gapStart));
+                            f.force(false);
+                        }
+                    }
                     Path kept = null;
                     long size;
                     try (StorageFile f = opener.open(file, false)) {
@@ -1137,13 +1168,23 @@ public final class Journal implements AutoCloseable {
                         }
                     }
                     // the synced mark goes down to the cut (one above it would make the next open refuse the
-                    // journal): the records before the cut are all there is, and they are on the device
-                    replaceSegment(opener, Preallocation.NONE, 0, file, first.offset(), size,
-                            f -> f.write(Format.MARK_OFFSET, Format.syncedMark(nameSeq, first.offset())),
-                            "cut the damaged segment");
+                    // journal): the records before the cut are all there is, and they are on the device. Before a
+                    // kept successor the copy is sealed too (it is synced whole): an open takes a segment before the
+                    // last without its seal for one a crash interrupted, and deletes the last when they do not follow
+                    replaceSegment(opener, Preallocation.NONE, 0, file, first.offset(), size, f -> {
+                        f.write(Format.MARK_OFFSET, Format.syncedMark(nameSeq, first.offset()));
+                        if (gap) {
+                            f.write(Format.SEAL_OFFSET, Format.sealMarker(nameSeq));
+                        }
+                    }, "cut the damaged segment");
                     opener.syncDirectory(dir);
                     done.accept("cut " + file + " at offset " + first.offset() + (kept == null ? ""
                             : "; its bytes are kept in " + kept) + ": " + first.what());
+                    if (gap) {
+                        done.accept("the journal goes on at " + successor + " after the gap: the records of sequences "
+                                + gapStart + " to " + (Format.parseName(successor) - 1) + " are no longer in it");
+                        return true;
+                    }
                 }
             }
         }
@@ -1153,6 +1194,29 @@ public final class Journal implements AutoCloseable {
         for (Path file : doomed.reversed()) {
             Path to = aside(file, false);
             done.accept("moved " + file + " aside to " + to);
+        }
+        return false;
+    }
+
+    /**
+     * @return the sequence after the last record of segment {@code file} before {@code offset} (its first sequence
+     *     when none), or -1 when its records do not run intact up to {@code offset}
+     */
+    private static long recordsEnd(Path file, long offset) {
+        long nameSeq = Format.parseName(file);
+        try (SegmentCursor c = new SegmentCursor(Backend.CHANNEL_HEAP::open, file, offset,
+                Backend.CHANNEL_HEAP.open(file, false))) {
+            long expected = nameSeq;
+            for (;;) {
+                SegmentCursor.Status status = c.next(offset, true);
+                if (status != SegmentCursor.Status.RECORD) {
+                    return status == SegmentCursor.Status.END ? expected : -1;
+                }
+                if (c.sequence() != expected) {
+                    return -1;
+                }
+                expected++;
+            }
         }
     }
 
@@ -1232,6 +1296,7 @@ public final class Journal implements AutoCloseable {
                     refs[i] = new SegmentRef(nameSeq, file, header.getLong(24));
                     refs[i].syncedMark = Format.syncedMark(header, nameSeq, refs[i].capacity);
                     refs[i].start = Format.isStart(header, nameSeq);
+                    refs[i].marker = header.getInt(Format.START_OFFSET);
                     sealedMark[i] = Format.sealStarted(header);
                 } else {
                     noData[i] = Verifier.holdsNothing(f);
@@ -2421,6 +2486,7 @@ public final class Journal implements AutoCloseable {
             }
         }
         ref.start = true;
+        ref.marker = marker.getInt(0);
     }
 
     /** Read-only: drops the oldest segments the writer has deleted since (it never deletes the last). */

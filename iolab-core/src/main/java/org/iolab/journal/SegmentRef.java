@@ -16,6 +16,8 @@ final class SegmentRef {
     boolean sealedOnDisk;
     /** Opens: the journal may begin at it (sequence 0, or its header carried the start marker when it was read). */
     boolean start;
+    /** Opens: its header's word at {@link Format#START_OFFSET} when it was read (a start or a gap marker, or 0). */
+    int marker;
     /**
      * The offset below which its header said every record was synced when it was read ({@link Format#syncedMark}),
      * by recovery or a read-only open; a writer raises it (only a repair lowers it, to where it cuts), so a stale
@@ -37,6 +39,14 @@ final class SegmentRef {
      * the descriptor ({@link SegmentCursor}), as a reader that kept its cursor across a cut always did.
      */
     private volatile WeakReference<ByteBuffer> lent;
+
+    /**
+     * @param expected the sequence after the last record of the segment before this one
+     * @return whether this segment follows on from it (see {@link Format#follows})
+     */
+    boolean follows(long expected) {
+        return Format.follows(marker, firstSeq, expected);
+    }
 
     SegmentRef(long firstSeq, Path path, long capacity) {
         this.firstSeq = firstSeq;

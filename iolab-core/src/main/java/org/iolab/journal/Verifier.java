@@ -28,6 +28,7 @@ final class Verifier {
         long noted = FailedSync.read(dir);
         long records = 0;
         long bytes = 0;
+        long lost = 0;
         long expectedNext = -1;
         Path previous = null;
         long previousEnd = 0;
@@ -87,7 +88,10 @@ final class Verifier {
                     problems.add(new VerifyReport.Problem(file, Format.START_OFFSET, Format.missingStart(nameSeq,
                             header), false));
                 }
-                if (expectedNext >= 0 && nameSeq != expectedNext) {
+                if (expectedNext >= 0 && nameSeq > expectedNext
+                        && Format.follows(header.getInt(Format.START_OFFSET), nameSeq, expectedNext)) {
+                    lost += nameSeq - expectedNext; // a gap a repair cut, not damage
+                } else if (expectedNext >= 0 && nameSeq != expectedNext) {
                     problems.add(new VerifyReport.Problem(previous, previousEnd, "the segment's records end before"
                             + " sequence " + expectedNext + " but the next segment starts at " + nameSeq,
                             last && previousUnsealed));
@@ -157,7 +161,7 @@ final class Verifier {
                     + " the records from sequence " + noted + " on were never reported durable and may not be on the"
                     + " device although they read back now; the next open cuts them", true));
         }
-        return new VerifyReport(dir, files.size(), records, bytes, problems);
+        return new VerifyReport(dir, files.size(), records, bytes, lost, problems);
     }
 
     /**

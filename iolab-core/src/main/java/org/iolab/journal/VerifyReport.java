@@ -10,14 +10,17 @@ import java.util.List;
  * @param segments how many segment files
  * @param records how many valid records
  * @param bytes bytes of valid framed records (headers and padding included)
+ * @param cut how many sequences between segments a {@link Journal#repair} cut (damaged records, kept in
+ *     {@code *.cut} files; readers pass over them): not a problem
  * @param problems every problem found, in file order
  */
-public record VerifyReport(Path dir, int segments, long records, long bytes, List<Problem> problems) {
+public record VerifyReport(Path dir, int segments, long records, long bytes, long cut, List<Problem> problems) {
     /**
      * @param dir the journal directory
      * @param segments how many segment files
      * @param records how many valid records
      * @param bytes bytes of valid framed records
+     * @param cut how many sequences between segments a repair cut
      * @param problems every problem found
      */
     public VerifyReport {

@@ -169,17 +169,37 @@ class JournalCorruptionProperties {
                 return;
             }
             Outcome rw = within("open + read after repair of " + d, () -> readAll(b, false));
-            assertIntactPrefix(b, d, rw);
+            assertIntactRecords(b, d, rw);
             if (rw.error != null) {
                 throw new AssertionError(d + ": open + read after repair threw " + rw.error, rw.error);
             }
+            int prefix = 0;
+            while (prefix < rw.records.size() && rw.records.get(prefix).sequence() == prefix) {
+                prefix++;
+            }
+            int run = prefix;
             // a damaged header over an intact first record is written again: the records after it stay (all of
             // them, unless the same damage reached a later record too)
-            expectEither(d, x -> rw.records.size() == x.kept || x.header && firstRecordIntact(x.file)
-                    && rw.records.size() > x.kept && rw.records.size() <= b.records() ? null
-                    : "repair kept " + rw.records.size() + " records, the first damage is at record " + x.kept
+            expectEither(d, x -> run == x.kept || x.header && firstRecordIntact(x.file)
+                    && run > x.kept && run <= b.records() ? null
+                    : "repair kept the first " + run + " records, the first damage is at record " + x.kept
                             + " (" + x + ")");
-            appendAndReopen(b, d, rw.records.size());
+            // the later segments stay across the gap a cut leaves: every record of a segment the damage did not
+            // touch is still there (a writable open checks only the last segment, so they may have been acknowledged)
+            java.util.Set<Long> read = new java.util.HashSet<>();
+            rw.records.forEach(r -> read.add(r.sequence()));
+            for (int i = 0; i < b.segments.size(); i++) {
+                if (i != d.deleted && d.changed[i].isEmpty() && d.sizes[i] == b.segments.get(i).content().length) {
+                    for (Frame f : b.segments.get(i).frames()) {
+                        assertTrue(read.contains(f.sequence()), d + ": repair lost record " + f.sequence() + " of "
+                                + b.segments.get(i).file().getFileName() + ", which the damage did not touch");
+                    }
+                }
+            }
+            VerifyReport cut = within("verify after repair of " + d, () -> Journal.verify(b.dir));
+            long next = rw.records.isEmpty() ? 0 : rw.records.getLast().sequence() + 1;
+            assertEquals(next - rw.records.size(), cut.cut(), d + ": sequences verify counts as cut");
+            appendAndReopen(b, d, rw.records, next);
         });
     }
 
@@ -949,6 +969,22 @@ class JournalCorruptionProperties {
         }
     }
 
+    /**
+     * Every record returned (even before an exception) is the one appended with that sequence, in increasing order
+     * (after a repair, gaps it cut may lie between them).
+     */
+    private static void assertIntactRecords(Built b, Damaged d, Outcome o) {
+        long previous = -1;
+        for (Record r : o.records) {
+            assertTrue(r.sequence() > previous, d + ": sequence " + r.sequence() + " after " + previous);
+            assertArrayEquals(b.spec.payload(r.sequence()), r.payload(), d + ": payload of record " + r.sequence());
+            previous = r.sequence();
+        }
+        if (o.error != null && !(o.error instanceof JournalCorruptedException)) {
+            throw new AssertionError(d + ": threw " + o.error + " instead of JournalCorruptedException", o.error);
+        }
+    }
+
     /** Every record returned (even before an exception) is the one appended with that sequence, from 0 on. */
     private static void assertIntactPrefix(Built b, Damaged d, Outcome o) {
         for (int i = 0; i < o.records.size(); i++) {
@@ -1024,6 +1060,31 @@ class JournalCorruptionProperties {
             throw new AssertionError(d + ": " + what + " threw " + o.error, o.error);
         }
         assertEquals(kept, o.records.size(), d + ": " + what + ": records");
+    }
+
+    /**
+     * Appends record {@code next}, reopens, reads {@code kept} and it, each intact, and verifies no problem: a repaired
+     * journal, which may go on across gaps.
+     */
+    private static void appendAndReopen(Built b, Damaged d, List<Record> kept, long next) {
+        within("append after repair of " + d, () -> {
+            try (Journal j = Journal.open(b.dir, b.options)) {
+                assertEquals(next, j.append(b.spec.payload(next)), d + ": sequence of the next append");
+            }
+            return null;
+        });
+        Outcome again = within("reopen + read of " + d, () -> readAll(b, false));
+        assertIntactRecords(b, d, again);
+        if (again.error != null) {
+            throw new AssertionError(d + ": reopen + read after an append threw " + again.error, again.error);
+        }
+        List<Long> expected = new ArrayList<>(kept.stream().map(Record::sequence).toList());
+        expected.add(next);
+        assertEquals(expected, again.records.stream().map(Record::sequence).toList(), d + ": records after an append");
+        VerifyReport report = within("verify of " + d, () -> Journal.verify(b.dir));
+        assertTrue(report.ok() && report.problems().isEmpty(), d + ": verify after repair and an append: "
+                + report.problems());
+        assertEquals(kept.size() + 1, report.records(), d + ": records verified");
     }
 
     /** Appends record {@code next}, reopens, reads {@code next + 1} intact records and verifies no problem. */

@@ -305,7 +305,7 @@ class JournalRecoveryTest {
     }
 
     @Test
-    void repairCutsTheJournalAtTheFirstDamage() throws IOException {
+    void repairCutsTheFirstDamageAndTheJournalGoesOnAfterTheGap() throws IOException {
         JournalOptions o = options(Backend.DEFAULT, Preallocation.FALLOCATE);
         Path dir = tmp.resolve("j");
         List<Path> segs = build(dir, o);
@@ -320,12 +320,18 @@ class JournalRecoveryTest {
         VerifyReport before = Journal.repair(dir);
         assertFalse(before.ok());
         assertTrue(Journal.verify(dir).ok(), Journal.verify(dir).problems().toString());
-        assertEquals(2, Journal.listSegments(dir).size());
+        assertEquals(segs, Journal.listSegments(dir));
+        long firstOfThird = Format.parseName(segs.get(2));
         try (Journal j = Journal.open(dir, o)) {
             List<Record> records = readAll(j);
-            assertEquals(firstOfSecond + 2, records.size());
-            assertOriginal(records);
-            assertEquals(firstOfSecond + 2, j.append(new byte[] {7}));
+            // the records before the damage, then those of the later segments, after the gap the cut left
+            assertEquals(N - (firstOfThird - firstOfSecond - 2), records.size());
+            assertOriginal(records.subList(0, (int) firstOfSecond + 2));
+            assertEquals(firstOfThird, records.get((int) firstOfSecond + 2).sequence());
+            for (Record r : records) {
+                assertEquals(new Record(r.sequence(), Payloads.of(r.sequence(), Payloads.size(r.sequence(), MAX))), r);
+            }
+            assertEquals(N, j.append(new byte[] {7}));
         }
     }
 

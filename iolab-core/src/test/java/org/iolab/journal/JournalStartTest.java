@@ -1,5 +1,6 @@
 package org.iolab.journal;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -14,6 +15,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -174,7 +176,7 @@ class JournalStartTest {
         }
     }
 
-    /** Repair marks the first segment, then cuts other damage as usual, in one run. */
+    /** Repair marks the first segment, then cuts other damage as usual (the segments after it stay), in one run. */
     @Test
     void repairOfAMissingStartAlsoCutsLaterDamage() throws IOException {
         fill(Backend.DEFAULT);
@@ -189,7 +191,21 @@ class JournalStartTest {
         assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
         try (Journal j = Journal.open(tmp, options(Backend.DEFAULT))) {
             assertEquals(Format.parseName(files.get(1)), j.firstSequence());
-            assertEquals(Format.parseName(damaged), j.nextSequence(), "cut at the damaged record");
+            assertEquals(RECORDS, j.nextSequence(), "the later segments stay");
+            List<Long> expected = new ArrayList<>();
+            for (long s = j.firstSequence(); s < RECORDS; s++) {
+                if (s < Format.parseName(damaged) || s >= Format.parseName(files.get(4))) {
+                    expected.add(s); // cut at the damaged record, then on after the gap
+                }
+            }
+            List<Long> read = new ArrayList<>();
+            j.read(j.firstSequence(), (seq, payload) -> {
+                byte[] b = new byte[payload.remaining()];
+                payload.get(b);
+                assertArrayEquals(Payloads.of(seq, Payloads.size(seq, MAX)), b, "record " + seq);
+                return read.add(seq);
+            });
+            assertEquals(expected, read);
         }
     }
 

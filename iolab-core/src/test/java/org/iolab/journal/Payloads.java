@@ -48,6 +48,26 @@ final class Payloads {
     }
 
     /**
+     * Reads records from {@code from} through the visitor, each checked, up to the first gap a repair cut (or the end).
+     *
+     * @return how many records it read before the gap
+     */
+    static long readToGap(Journal j, long from, int max) {
+        long[] next = {from};
+        j.read(from, (seq, payload) -> {
+            if (seq != next[0]) {
+                return false;
+            }
+            byte[] b = new byte[payload.remaining()];
+            payload.get(b);
+            assertArrayEquals(of(seq, size(seq, max)), b, "record " + seq);
+            next[0]++;
+            return true;
+        });
+        return next[0] - from;
+    }
+
+    /**
      * Opens the journal in {@code dir} for writing (recovering it) and reads every record, each of which must be
      * {@code of(n, size(n, max))} with sequence n from 0.
      *
