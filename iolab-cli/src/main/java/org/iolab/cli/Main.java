@@ -107,7 +107,7 @@ public final class Main implements Callable<Integer> {
     }
 
     /** @return whether {@code e}, or what caused it (a load names the line), is damaged data, not a bad argument */
-    private static boolean damaged(Throwable e) {
+    static boolean damaged(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof org.iolab.journal.JournalCorruptedException
                     || t instanceof org.iolab.store.StoreCorruptedException sc && !notAStore(sc)) {
@@ -135,7 +135,7 @@ public final class Main implements Callable<Integer> {
         return USER_ERROR;
     }
 
-    private static String oneLine(String s) {
+    static String oneLine(String s) {
         return s == null ? "" : s.replaceAll("\\s*\\R\\s*", "; ");
     }
 

@@ -380,7 +380,8 @@ public final class StoreCommand implements Callable<Integer> {
 
     /** {@code iolab store get}. */
     @Command(name = "get", mixinStandardHelpOptions = true,
-            description = "Prints the value of KEY; exit 1 when the store has no such key.")
+            description = "Prints the value of KEY; exit 1 when the store has no such key, 2 when it cannot be read"
+                    + " (a damaged store included: the message names file and offset).")
     static final class Get implements Callable<Integer> {
         @CommandLine.Mixin
         Target target;
@@ -399,6 +400,13 @@ public final class StoreCommand implements Callable<Integer> {
             byte[] value;
             try (Store store = openToRead(target.file, target.backend)) {
                 value = store.get(k);
+            } catch (RuntimeException e) {
+                if (!Main.damaged(e)) {
+                    throw e;
+                }
+                // exit 1 says the key is absent: a damaged store is the error a script must tell from it (grep's 2)
+                System.err.println("iolab: " + Main.oneLine(e.getMessage()));
+                return Main.USER_ERROR;
             }
             if (value == null) {
                 System.err.println("iolab: no key " + (keyHex != null ? "0x" + keyHex : "'" + key + "'") + " in "

@@ -234,6 +234,11 @@ class StoreCliIT {
         long before = dump.out().lines().count();
         assertTrue(before > 0 && before < 300, before + " records printed");
         assertTrue(dump.out().lines().allMatch(l -> l.matches("key-(\\d+)\tvalue-\\1")), dump.out());
+        // get tells a damaged record from an absent key: 2 (an error) against 1
+        Run damaged = iolab("", "store", "get", file.toString(), "key-" + before);
+        assertEquals(2, damaged.exit(), damaged.out() + damaged.err());
+        assertTrue(damaged.err().contains(file.toString()) && damaged.err().contains("offset"), damaged.err());
+        assertEquals(1, iolab("", "store", "get", file.toString(), "no-such-key").exit());
         Run verify = iolab("", "store", "verify", file.toString());
         assertEquals(1, verify.exit(), verify.out());
         assertTrue(verify.out().contains(file.toString()) && verify.out().contains("offset"), verify.out());
