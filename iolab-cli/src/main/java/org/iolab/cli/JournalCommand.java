@@ -109,9 +109,10 @@ public final class JournalCommand implements Callable<Integer> {
     private static void writeLine(OutputStream out, Record r, ReadOptions o) throws IOException {
         if (o.expected >= 0 && r.sequence() > o.expected) {
             out.flush(); // the note lands between the lines it is about
-            System.err.println("iolab: no records " + o.expected + (r.sequence() - 1 > o.expected ? " to "
-                    + (r.sequence() - 1) : "") + ": a repair cut them from " + o.dir + " (they were damaged; its"
-                    + " *.cut files keep their bytes)");
+            boolean one = r.sequence() - 1 == o.expected;
+            System.err.println("iolab: no record" + (one ? " " + o.expected + ": a repair cut it" : "s " + o.expected
+                    + " to " + (r.sequence() - 1) + ": a repair cut them") + " from " + o.dir + " (damaged; its *.cut"
+                    + " files keep the bytes)");
         }
         o.expected = r.sequence() + 1;
         byte[] payload = r.payload();

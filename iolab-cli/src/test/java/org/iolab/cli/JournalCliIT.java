@@ -236,11 +236,13 @@ class JournalCliIT {
         try (FileChannel ch = FileChannel.open(copy, StandardOpenOption.READ)) {
             assertEquals(Files.size(segs.get(0)), ch.size());
         }
+        // only the damaged record goes: the intact ones after it in its segment are kept in a segment of their own
         int gapEnd = (int) Long.parseLong(segs.get(2).getFileName().toString().substring(0, 20));
-        assertTrue(repair.out().contains("the journal goes on at " + segs.get(2) + " after the gap: the records of"
-                + " sequences " + (before) + " to " + (gapEnd - 1) + " are no longer in it"), repair.out());
-        assertTrue(repair.out().contains("; readers pass over the " + (gapEnd - before) + " sequences cut\n"),
-                repair.out());
+        Path rescued = dir.resolve(String.format("%020d.seg", before + 1));
+        assertTrue(repair.out().contains("kept the intact records " + (before + 1) + " to " + (gapEnd - 1)
+                + " that followed the damage in " + rescued + ": the record of sequence " + before + " is no longer"
+                + " in the journal\n"), repair.out());
+        assertTrue(repair.out().endsWith("; readers pass over the 1 sequence cut\n"), repair.out());
         for (Path later : segs.subList(2, segs.size())) {
             assertTrue(Files.exists(later), later + " kept: " + repair.out());
         }
@@ -248,12 +250,12 @@ class JournalCliIT {
         assertEquals(0, after.exit(), after.out() + after.err());
         Run read = iolab("", "journal", "read", dir.toString());
         assertEquals(0, read.exit(), read.err());
-        assertEquals(records(0, before) + records(gapEnd, 500), read.out());
-        assertEquals("iolab: no records " + before + " to " + (gapEnd - 1) + ": a repair cut them from " + dir
-                + " (they were damaged; its *.cut files keep their bytes)\n", read.err());
+        assertEquals(records(0, before) + records(before + 1, 500), read.out());
+        assertEquals("iolab: no record " + before + ": a repair cut it from " + dir + " (damaged; its *.cut files keep"
+                + " the bytes)\n", read.err());
         Run counted = iolab("", "journal", "stats", dir.toString());
-        assertTrue(counted.out().contains("records:        " + (500 - (gapEnd - before)) + " ("
-                + (gapEnd - before) + " sequences between them a repair cut)"), counted.out());
+        assertTrue(counted.out().contains("records:        499 (1 sequence between them a repair cut)"),
+                counted.out());
 
         // the first segment's header overwritten: it is written again over its intact records (the whole journal
         // used to be deleted for 8 bytes of damage)

@@ -186,7 +186,8 @@ final class Cursor implements AutoCloseable {
                     if (following == null) {
                         return false;
                     }
-                    if (following.firstSeq > expectedInSegment && journal.firstSequence() > expectedInSegment) {
+                    if (following.firstSeq > expectedInSegment && !following.follows(expectedInSegment)
+                            && journal.firstSequence() > expectedInSegment) {
                         // the segments after this one were deleted while it was read
                         throw journal.deleted(expectedInSegment);
                     }

@@ -14,6 +14,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -140,7 +141,8 @@ import org.iolab.storage.SyncFailureNote;
  * length cannot cause a large allocation, a hang or an out-of-bounds read. {@link #verify(Path)} lists every
  * problem without changing anything; {@link #repair(Path)} mends what loses nothing (a missing start, a header over
  * intact records) and cuts the other damage out, keeping what it cuts in {@code *.cut} files: a damaged segment is
- * cut at its first damage, and the segments after it stay, the next one marked with the gap between them. (An open
+ * cut at its first damage, the intact records that end it are kept in a segment of their own, and the segments after
+ * it stay, the gap between them marked. (An open
  * checks only the last segment, so damage in a sealed one is found by the read that reaches it or by verify, after
  * the writer may have appended and acknowledged more records: the repair keeps them.)
  *
@@ -936,8 +938,12 @@ public final class Journal implements AutoCloseable {
      * <li>at any other damage (a record, a gap between segments) the damaged segment is cut: copied aside whole,
      * then replaced by a new file that holds its bytes before the damage (written and synced beside it, then renamed
      * over it: a sync that fails changes nothing). When a later segment follows, starting after the records kept, it
-     * stays: it gets the gap marker naming the sequences cut (written and synced before the cut), the cut segment is
-     * sealed, and the next check goes on to later damage. Readers pass over the gap ({@link VerifyReport#cut()}
+     * stays, and so do the intact records that end the damaged segment's data and lead into it (a run of records with
+     * consecutive sequences and good CRCs, found at the first 8-byte boundary after the damage from which one
+     * reaches the later segment's first sequence): they are written into a segment of their own, named by their first
+     * sequence. That segment, or else the later one, gets the gap marker naming the sequences cut (written and synced
+     * before the cut), the cut segment is sealed, and the next check goes on to later damage. So a flipped byte costs
+     * its record (two damages in a segment: the records from the first to the second too). Readers pass over the gap ({@link VerifyReport#cut()}
      * counts it); a reader that starts inside it gets the first record after it. Otherwise (the damage is in the last
      * segment, or the segments overlap) every later segment is moved aside. <b>The records cut are no longer in the
      * journal</b>; run {@link #verify(Path)} first to see where they are.</li>
@@ -1146,19 +1152,18 @@ public final class Journal implements AutoCloseable {
                     doomed.add(file);
                     done.accept("cut the journal before " + file + ": " + first.what());
                 } else {
-                    // the records the cut keeps end at gapStart; a later segment goes on after a gap when it starts
-                    // past it: its gap marker, written and synced first, names the gap (a crash before the cut leaves
-                    // the damage for the next repair, whose cut leaves the same gap)
+                    // the records the cut keeps end at gapStart; a later segment that starts there or past it goes
+                    // on after the cut (past it: after a gap). The intact records that end this segment's data and
+                    // lead into it are kept in a segment of their own. Order: the bytes aside, the rescued records
+                    // (unmarked), the cut (sealed), the gap marker last: a crash before the marker leaves an unmarked
+                    // gap after a sealed segment, which verify reports and the next repair marks (a marker written
+                    // first would let verify accept the damage still in the segment as the gap)
                     int at = files.indexOf(file);
                     Path successor = at + 1 < files.size() ? files.get(at + 1) : null;
+                    long next = successor == null ? -1 : Format.parseName(successor);
                     long gapStart = recordsEnd(file, first.offset());
-                    boolean gap = successor != null && gapStart >= 0 && Format.parseName(successor) > gapStart;
-                    if (gap) {
-                        try (StorageFile f = opener.open(successor, true)) {
-                            f.write(Format.START_OFFSET, Format.gapMarker(Format.parseName(successor), gapStart));
-                            f.force(false);
-                        }
-                    }
+                    boolean goesOn = successor != null && gapStart >= 0 && next >= gapStart;
+                    long[] run = goesOn && next > gapStart ? intactRun(file, first.offset(), gapStart, next) : null;
                     Path kept = null;
                     long size;
                     try (StorageFile f = opener.open(file, false)) {
@@ -1167,22 +1172,41 @@ public final class Journal implements AutoCloseable {
                             kept = aside(file, true);
                         }
                     }
+                    Path rescued = run == null ? null : dir.resolve(Format.fileName(run[1]));
+                    if (rescued != null) {
+                        writeRescued(opener, file, run[0], run[2], rescued);
+                    }
                     // the synced mark goes down to the cut (one above it would make the next open refuse the
                     // journal): the records before the cut are all there is, and they are on the device. Before a
                     // kept successor the copy is sealed too (it is synced whole): an open takes a segment before the
                     // last without its seal for one a crash interrupted, and deletes the last when they do not follow
                     replaceSegment(opener, Preallocation.NONE, 0, file, first.offset(), size, f -> {
                         f.write(Format.MARK_OFFSET, Format.syncedMark(nameSeq, first.offset()));
-                        if (gap) {
+                        if (goesOn) {
                             f.write(Format.SEAL_OFFSET, Format.sealMarker(nameSeq));
                         }
                     }, "cut the damaged segment");
                     opener.syncDirectory(dir);
+                    Path marked = rescued != null ? rescued : successor;
+                    if (goesOn && Format.parseName(marked) > gapStart) {
+                        try (StorageFile f = opener.open(marked, true)) {
+                            f.write(Format.START_OFFSET, Format.gapMarker(Format.parseName(marked), gapStart));
+                            f.force(false);
+                        }
+                    }
                     done.accept("cut " + file + " at offset " + first.offset() + (kept == null ? ""
                             : "; its bytes are kept in " + kept) + ": " + first.what());
-                    if (gap) {
-                        done.accept("the journal goes on at " + successor + " after the gap: the records of sequences "
-                                + gapStart + " to " + (Format.parseName(successor) - 1) + " are no longer in it");
+                    if (rescued != null) {
+                        done.accept("kept the intact records " + run[1] + " to " + (next - 1) + " that followed the"
+                                + " damage in " + rescued + ": " + lost(gapStart, run[1]) + " no longer in the"
+                                + " journal");
+                    } else if (goesOn && next > gapStart) {
+                        done.accept("the journal goes on at " + successor + " after the gap: " + lost(gapStart, next)
+                                + " no longer in it");
+                    } else if (goesOn) {
+                        done.accept("the journal goes on at " + successor + " (no record was lost)");
+                    }
+                    if (goesOn) {
                         return true;
                     }
                 }
@@ -1196,6 +1220,129 @@ public final class Journal implements AutoCloseable {
             done.accept("moved " + file + " aside to " + to);
         }
         return false;
+    }
+
+    /**
+     * Finds, after damage at {@code damage} in segment {@code file}, the run of intact records that ends its data and
+     * leads into its successor: the first 8-byte-aligned frame with a sequence in {@code (gapStart, next)} from which
+     * records follow with consecutive sequences and good CRCs up to the end of the data, the last of them
+     * {@code next - 1}. A frame inside a damaged record's payload (a copy of records, say) cannot start such a run
+     * unless it chains into the real records after it, whose sequences leave it none to take; so only a CRC collision
+     * could pass a fake record.
+     *
+     * @param gapStart the sequence of the damaged record (the first one lost)
+     * @param next the successor's first sequence
+     * @return {offset of the run, its first sequence, the end of its data}, or null when there is no such run
+     */
+    private static long[] intactRun(Path file, long damage, long gapStart, long next) {
+        try (StorageFile f = Backend.CHANNEL_HEAP.open(file, false)) {
+            long size = f.size();
+            if ((size - damage) / Format.ALIGN >= Integer.MAX_VALUE) {
+                return null; // a segment over 16 GiB: its records after the damage go with it (the bitset's bound)
+            }
+            // the frame starts on chains that failed: a chain that reaches one fails the same way, so each start is
+            // followed once (two damages apart make every record between them a candidate)
+            BitSet failed = new BitSet();
+            ByteBuffer chunk = ByteBuffer.allocate(ZERO_CHUNK + Format.FRAME_HEADER).order(ByteOrder.LITTLE_ENDIAN);
+            for (long base = damage + Format.ALIGN; base + Format.FRAME_HEADER <= size; base += ZERO_CHUNK) {
+                int n = (int) Math.min(chunk.capacity(), size - base);
+                f.read(base, chunk.clear().limit(n));
+                for (int i = 0; i + Format.FRAME_HEADER <= n && i < ZERO_CHUNK; i += Format.ALIGN) {
+                    int length = chunk.getInt(i);
+                    long seq = chunk.getLong(i + 8);
+                    if (length >= Format.FRAME_HEADER && length <= size - (base + i) && seq > gapStart
+                            && seq < next && !failed.get((int) ((base + i - damage) / Format.ALIGN))) {
+                        long end = runEnd(file, base + i, seq, next, damage, failed);
+                        if (end >= 0) {
+                            return new long[] {base + i, seq, end};
+                        }
+                    }
+                }
+            }
+            return null;
+        }
+    }
+
+    /**
+     * @param failed the starts (counted in 8-byte steps from {@code damage}) of records that passed their checks on
+     *     a chain that failed: reaching one fails; this chain's are added (left set on success too, which ends the
+     *     search)
+     * @return where the data of segment {@code file} ends when records run intact from {@code offset} (sequence
+     *     {@code seq} on) to its end with {@code next - 1} the last of them; -1 otherwise
+     */
+    private static long runEnd(Path file, long offset, long seq, long next, long damage, BitSet failed) {
+        long capacity;
+        try (StorageFile f = Backend.CHANNEL_HEAP.open(file, false)) {
+            capacity = f.size();
+        }
+        try (SegmentCursor c = new SegmentCursor(Backend.CHANNEL_HEAP::open, file, capacity,
+                Backend.CHANNEL_HEAP.open(file, false), offset)) {
+            for (long expected = seq; ; expected++) {
+                int at = (int) ((c.position() - damage) / Format.ALIGN);
+                if (failed.get(at)) {
+                    return -1;
+                }
+                SegmentCursor.Status status = c.next(capacity, false);
+                if (status == SegmentCursor.Status.END) {
+                    return expected == next ? c.recordStart() : -1;
+                }
+                if (status != SegmentCursor.Status.RECORD || c.sequence() != expected || expected >= next) {
+                    return -1;
+                }
+                // only a record that passed: the chain from it, which fails if this one does, is the same whatever
+                // led to it (a chain that reaches it with another sequence fails there anyway)
+                failed.set(at);
+            }
+        }
+    }
+
+    /** @return "the record of sequence 5 is", "the records of sequences 5 to 9 are": those from {@code from} on */
+    private static String lost(long from, long to) {
+        return to - from == 1 ? "the record of sequence " + from + " is"
+                : "the records of sequences " + from + " to " + (to - 1) + " are";
+    }
+
+    /**
+     * Writes {@code rescued}, a sealed segment holding the bytes {@code [from, end)} of {@code file} (whole records)
+     * after a header of its own (its gap marker comes after the cut): as a {@code .tmp} file with the damaged
+     * segment's permissions, synced, then renamed and the folder synced. A segment of that name that an interrupted
+     * repair left is replaced.
+     */
+    private static void writeRescued(StorageOpener opener, Path file, long from, long end, Path rescued)
+            throws IOException {
+        long firstSeq = Format.parseName(rescued);
+        long length = end - from;
+        long capacity = Math.max(Format.MIN_CAPACITY, Format.align(Format.HEADER_SIZE + length));
+        Path tmp = rescued.resolveSibling(rescued.getFileName() + ".tmp");
+        try {
+            Preallocation.NONE.prepare(tmp, capacity);
+            FileModes.copy(FileModes.target(file), tmp);
+            try (StorageFile src = opener.open(file, false); StorageFile to = opener.open(tmp, true)) {
+                to.write(0, Format.header(firstSeq, capacity));
+                to.write(Format.SEAL_OFFSET, Format.sealMarker(firstSeq));
+                to.write(Format.MARK_OFFSET, Format.syncedMark(firstSeq, Format.HEADER_SIZE + length));
+                ByteBuffer chunk = ByteBuffer.allocateDirect((int) Math.min(ZERO_CHUNK, Math.max(length, 1)));
+                for (long p = 0; p < length; ) {
+                    int n = (int) Math.min(chunk.capacity(), length - p);
+                    src.read(from + p, chunk.clear().limit(n));
+                    to.write(Format.HEADER_SIZE + p, chunk.flip());
+                    p += n;
+                }
+                if (to.size() < capacity) {
+                    to.truncate(capacity);
+                }
+                to.force(true);
+            }
+            Files.move(tmp, rescued, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            opener.syncDirectory(rescued.toAbsolutePath().getParent());
+        } catch (IOException | RuntimeException e) {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
     }
 
     /**
@@ -2485,8 +2632,7 @@ public final class Journal implements AutoCloseable {
                 f.force(false);
             }
         }
-        ref.start = true;
-        ref.marker = marker.getInt(0);
+        ref.start = true; // its marker stays what it was read as: a reader in the segment before it still follows it
     }
 
     /** Read-only: drops the oldest segments the writer has deleted since (it never deletes the last). */

@@ -320,14 +320,17 @@ class JournalRecoveryTest {
         VerifyReport before = Journal.repair(dir);
         assertFalse(before.ok());
         assertTrue(Journal.verify(dir).ok(), Journal.verify(dir).problems().toString());
-        assertEquals(segs, Journal.listSegments(dir));
+        List<Path> now = new ArrayList<>(segs);
+        now.add(2, dir.resolve(Format.fileName(firstOfSecond + 3))); // the records after the damaged one
+        assertEquals(now, Journal.listSegments(dir));
         long firstOfThird = Format.parseName(segs.get(2));
         try (Journal j = Journal.open(dir, o)) {
             List<Record> records = readAll(j);
-            // the records before the damage, then those of the later segments, after the gap the cut left
-            assertEquals(N - (firstOfThird - firstOfSecond - 2), records.size());
+            // the records before the damage, then those after it (the damaged one is the gap the cut left)
+            assertEquals(N - 1, records.size());
             assertOriginal(records.subList(0, (int) firstOfSecond + 2));
-            assertEquals(firstOfThird, records.get((int) firstOfSecond + 2).sequence());
+            assertEquals(firstOfSecond + 3, records.get((int) firstOfSecond + 2).sequence());
+            assertTrue(firstOfThird > firstOfSecond + 3, "the damaged record is not the last of its segment");
             for (Record r : records) {
                 assertEquals(new Record(r.sequence(), Payloads.of(r.sequence(), Payloads.size(r.sequence(), MAX))), r);
             }
