@@ -14,7 +14,6 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -940,8 +939,9 @@ public final class Journal implements AutoCloseable {
      * over it: a sync that fails changes nothing). When a later segment follows, starting after the records kept, it
      * stays, and so do the intact records that end the damaged segment's data and lead into it (a run of records with
      * consecutive sequences and good CRCs, found at the first 8-byte boundary after the damage from which one
-     * reaches the later segment's first sequence): they are written into a segment of their own, named by their first
-     * sequence. That segment, or else the later one, gets the gap marker naming the sequences cut (written and synced
+     * reaches the end of the data, only zeros after it, with the sequence before the later segment's first, or before
+     * a gap its marker names: {@link RunFinder}): they are written into a segment of their own, named by their first
+     * sequence. (Non-zero bytes after the data, with damage before them, leave no such run.) That segment, or else the later one, gets the gap marker naming the sequences cut (written and synced
      * before the cut), the cut segment is sealed, and the next check goes on to later damage. So a flipped byte costs
      * its record (two damages in a segment: the records from the first to the second too). Readers pass over the gap ({@link VerifyReport#cut()}
      * counts it); a reader that starts inside it gets the first record after it. Otherwise (the damage is in the last
@@ -1163,7 +1163,18 @@ public final class Journal implements AutoCloseable {
                     long next = successor == null ? -1 : Format.parseName(successor);
                     long gapStart = recordsEnd(file, first.offset());
                     boolean goesOn = successor != null && gapStart >= 0 && next >= gapStart;
-                    long[] run = goesOn && next > gapStart ? intactRun(file, first.offset(), gapStart, next) : null;
+                    long[] run = null;
+                    if (goesOn && next > gapStart) {
+                        // the successor may carry a marked gap already (an earlier cut): the run may end at it
+                        int nextMarker;
+                        try (StorageFile f = opener.open(successor, false)) {
+                            ByteBuffer h = Format.readHeader(f);
+                            nextMarker = h == null ? 0 : h.getInt(Format.START_OFFSET);
+                        }
+                        try (StorageFile f = opener.open(file, false)) {
+                            run = RunFinder.find(f, first.offset(), gapStart, next, nextMarker);
+                        }
+                    }
                     Path kept = null;
                     long size;
                     try (StorageFile f = opener.open(file, false)) {
@@ -1197,7 +1208,7 @@ public final class Journal implements AutoCloseable {
                     done.accept("cut " + file + " at offset " + first.offset() + (kept == null ? ""
                             : "; its bytes are kept in " + kept) + ": " + first.what());
                     if (rescued != null) {
-                        done.accept("kept the intact records " + run[1] + " to " + (next - 1) + " that followed the"
+                        done.accept("kept the intact records " + run[1] + " to " + (run[3] - 1) + " that followed the"
                                 + " damage in " + rescued + ": " + lost(gapStart, run[1]) + " no longer in the"
                                 + " journal");
                     } else if (goesOn && next > gapStart) {
@@ -1220,80 +1231,6 @@ public final class Journal implements AutoCloseable {
             done.accept("moved " + file + " aside to " + to);
         }
         return false;
-    }
-
-    /**
-     * Finds, after damage at {@code damage} in segment {@code file}, the run of intact records that ends its data and
-     * leads into its successor: the first 8-byte-aligned frame with a sequence in {@code (gapStart, next)} from which
-     * records follow with consecutive sequences and good CRCs up to the end of the data, the last of them
-     * {@code next - 1}. A frame inside a damaged record's payload (a copy of records, say) cannot start such a run
-     * unless it chains into the real records after it, whose sequences leave it none to take; so only a CRC collision
-     * could pass a fake record.
-     *
-     * @param gapStart the sequence of the damaged record (the first one lost)
-     * @param next the successor's first sequence
-     * @return {offset of the run, its first sequence, the end of its data}, or null when there is no such run
-     */
-    private static long[] intactRun(Path file, long damage, long gapStart, long next) {
-        try (StorageFile f = Backend.CHANNEL_HEAP.open(file, false)) {
-            long size = f.size();
-            if ((size - damage) / Format.ALIGN >= Integer.MAX_VALUE) {
-                return null; // a segment over 16 GiB: its records after the damage go with it (the bitset's bound)
-            }
-            // the frame starts on chains that failed: a chain that reaches one fails the same way, so each start is
-            // followed once (two damages apart make every record between them a candidate)
-            BitSet failed = new BitSet();
-            ByteBuffer chunk = ByteBuffer.allocate(ZERO_CHUNK + Format.FRAME_HEADER).order(ByteOrder.LITTLE_ENDIAN);
-            for (long base = damage + Format.ALIGN; base + Format.FRAME_HEADER <= size; base += ZERO_CHUNK) {
-                int n = (int) Math.min(chunk.capacity(), size - base);
-                f.read(base, chunk.clear().limit(n));
-                for (int i = 0; i + Format.FRAME_HEADER <= n && i < ZERO_CHUNK; i += Format.ALIGN) {
-                    int length = chunk.getInt(i);
-                    long seq = chunk.getLong(i + 8);
-                    if (length >= Format.FRAME_HEADER && length <= size - (base + i) && seq > gapStart
-                            && seq < next && !failed.get((int) ((base + i - damage) / Format.ALIGN))) {
-                        long end = runEnd(file, base + i, seq, next, damage, failed);
-                        if (end >= 0) {
-                            return new long[] {base + i, seq, end};
-                        }
-                    }
-                }
-            }
-            return null;
-        }
-    }
-
-    /**
-     * @param failed the starts (counted in 8-byte steps from {@code damage}) of records that passed their checks on
-     *     a chain that failed: reaching one fails; this chain's are added (left set on success too, which ends the
-     *     search)
-     * @return where the data of segment {@code file} ends when records run intact from {@code offset} (sequence
-     *     {@code seq} on) to its end with {@code next - 1} the last of them; -1 otherwise
-     */
-    private static long runEnd(Path file, long offset, long seq, long next, long damage, BitSet failed) {
-        long capacity;
-        try (StorageFile f = Backend.CHANNEL_HEAP.open(file, false)) {
-            capacity = f.size();
-        }
-        try (SegmentCursor c = new SegmentCursor(Backend.CHANNEL_HEAP::open, file, capacity,
-                Backend.CHANNEL_HEAP.open(file, false), offset)) {
-            for (long expected = seq; ; expected++) {
-                int at = (int) ((c.position() - damage) / Format.ALIGN);
-                if (failed.get(at)) {
-                    return -1;
-                }
-                SegmentCursor.Status status = c.next(capacity, false);
-                if (status == SegmentCursor.Status.END) {
-                    return expected == next ? c.recordStart() : -1;
-                }
-                if (status != SegmentCursor.Status.RECORD || c.sequence() != expected || expected >= next) {
-                    return -1;
-                }
-                // only a record that passed: the chain from it, which fails if this one does, is the same whatever
-                // led to it (a chain that reaches it with another sequence fails there anyway)
-                failed.set(at);
-            }
-        }
     }
 
     /** @return "the record of sequence 5 is", "the records of sequences 5 to 9 are": those from {@code from} on */
