@@ -180,8 +180,9 @@ class JournalCorruptionProperties {
             int run = prefix;
             // a damaged header over an intact first record is written again: the records after it stay (all of
             // them, unless the same damage reached a later record too)
+            // junk after a segment's last record loses no record: the prefix goes on past it (to later damage)
             expectEither(d, x -> run == x.kept || x.header && firstRecordIntact(x.file)
-                    && run > x.kept && run <= b.records() ? null
+                    && run > x.kept && run <= b.records() || afterTheData(b, x) && run >= x.kept ? null
                     : "repair kept the first " + run + " records, the first damage is at record " + x.kept
                             + " (" + x + ")");
             // the later segments stay across the gap a cut leaves: every record of a segment the damage did not
@@ -967,6 +968,11 @@ class JournalCorruptionProperties {
         } catch (Throwable t) {
             return new Outcome(got, t);
         }
+    }
+
+    /** @return whether the damage {@code x} is after the last record of its segment (none of its records is hit) */
+    private static boolean afterTheData(Built b, Expect x) {
+        return b.segments.stream().anyMatch(g -> g.file().equals(x.file) && x.offset == g.dataEnd());
     }
 
     /**
