@@ -1682,16 +1682,18 @@ public final class Journal implements AutoCloseable {
             // before any byte is copied: a 0600 segment's records are never in a file others can read
             FileModes.copy(file, tmp);
             try (StorageFile from = opener.open(file, false); StorageFile to = opener.open(tmp, true)) {
-                ByteBuffer chunk = ByteBuffer.allocateDirect((int) Math.min(ZERO_CHUNK, Math.max(end, 1)));
-                for (long p = 0; p < end; ) {
-                    int n = (int) Math.min(chunk.capacity(), end - p);
+                // a file cut short inside its last record's padding ends before the records do: the rest is zeros
+                long copied = Math.min(end, from.size());
+                ByteBuffer chunk = ByteBuffer.allocateDirect((int) Math.min(ZERO_CHUNK, Math.max(copied, 1)));
+                for (long p = 0; p < copied; ) {
+                    int n = (int) Math.min(chunk.capacity(), copied - p);
                     from.read(p, chunk.clear().limit(n));
                     to.write(p, chunk.flip());
                     p += n;
                 }
                 patch.accept(to);
-                if (to.size() < size) {
-                    to.truncate(size);
+                if (to.size() < Math.max(size, end)) {
+                    to.truncate(Math.max(size, end));
                 }
                 to.force(true);
             }

@@ -457,6 +457,44 @@ class JournalRepairGapTest {
         }
     }
 
+    /**
+     * A middle segment cut short inside a record's padding (the random corruption properties found it): its records
+     * end there, at the padding's end, past the file's end; the repair's copy of the bytes before the cut read past
+     * the end and failed. Now the copy takes what the file has, and the rest is zeros.
+     */
+    @Test
+    void aSegmentCutShortInsideARecordsPaddingIsRepaired() throws IOException {
+        List<Path> files = fill();
+        Path cut = null;
+        long at = -1;
+        for (int i = 1; i < files.size() - 1 && cut == null; i++) {
+            try (SegmentCursor c = new SegmentCursor(Backend.CHANNEL_HEAP::open, files.get(i), 8192,
+                    Backend.CHANNEL_HEAP.open(files.get(i), false))) {
+                for (int k = 0; c.next(8192, false) == SegmentCursor.Status.RECORD; k++) {
+                    long unpadded = c.recordStart() + Format.FRAME_HEADER + c.payload().remaining();
+                    if (k < 3 && unpadded % Format.ALIGN != 0) {
+                        cut = files.get(i);
+                        at = unpadded;
+                        break;
+                    }
+                }
+            }
+        }
+        assertTrue(cut != null, "a record with padding among the first of a middle segment");
+        try (FileChannel ch = FileChannel.open(cut, StandardOpenOption.WRITE)) {
+            ch.truncate(at);
+        }
+        assertFalse(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
+        List<String> done = new ArrayList<>();
+        Journal.repair(tmp, done::add);
+        assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp) + " after " + done);
+        try (Journal j = Journal.open(tmp, options())) {
+            List<Long> read = sequences(j, 0);
+            int next = files.indexOf(cut) + 1;
+            assertTrue(read.containsAll(range(seq(files.get(next)), RECORDS)), done.toString());
+        }
+    }
+
     /** Damages the CRC of the first and of the last record of {@code segment}. */
     private static void damageFirstAndLast(Path segment) throws IOException {
         long last = lastRecordStart(segment);
