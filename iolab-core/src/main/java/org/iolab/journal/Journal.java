@@ -1185,7 +1185,9 @@ public final class Journal implements AutoCloseable {
                     }
                     Path rescued = run == null ? null : dir.resolve(Format.fileName(run[1]));
                     if (rescued != null) {
-                        writeRescued(opener, file, run[0], run[2], rescued);
+                        // no synced mark under a failed sync's note: the records from its sequence on were never
+                        // covered by a completed sync, and the next open must still be able to cut them
+                        writeRescued(opener, file, run[0], run[2], rescued, FailedSync.read(dir) < 0);
                     }
                     // the synced mark goes down to the cut (one above it would make the next open refuse the
                     // journal): the records before the cut are all there is, and they are on the device. Before a
@@ -1245,8 +1247,8 @@ public final class Journal implements AutoCloseable {
      * segment's permissions, synced, then renamed and the folder synced. A segment of that name that an interrupted
      * repair left is replaced.
      */
-    private static void writeRescued(StorageOpener opener, Path file, long from, long end, Path rescued)
-            throws IOException {
+    private static void writeRescued(StorageOpener opener, Path file, long from, long end, Path rescued,
+            boolean marked) throws IOException {
         long firstSeq = Format.parseName(rescued);
         long length = end - from;
         long capacity = Math.max(Format.MIN_CAPACITY, Format.align(Format.HEADER_SIZE + length));
@@ -1257,7 +1259,9 @@ public final class Journal implements AutoCloseable {
             try (StorageFile src = opener.open(file, false); StorageFile to = opener.open(tmp, true)) {
                 to.write(0, Format.header(firstSeq, capacity));
                 to.write(Format.SEAL_OFFSET, Format.sealMarker(firstSeq));
-                to.write(Format.MARK_OFFSET, Format.syncedMark(firstSeq, Format.HEADER_SIZE + length));
+                if (marked) {
+                    to.write(Format.MARK_OFFSET, Format.syncedMark(firstSeq, Format.HEADER_SIZE + length));
+                }
                 ByteBuffer chunk = ByteBuffer.allocateDirect((int) Math.min(ZERO_CHUNK, Math.max(length, 1)));
                 for (long p = 0; p < length; ) {
                     int n = (int) Math.min(chunk.capacity(), length - p);

@@ -35,8 +35,11 @@ final class RunFinder {
     private final StorageFile file;
     private final long size;
     private final long damage;
-    private final long next;
-    private final int nextMarker;
+    /**
+     * The sequence the run must end before: the successor's first, or the start of the gap its marker names (the
+     * gap's sequences were cut from this segment before: a frame here that claims one is an image).
+     */
+    private final long endSeq;
     /** Frame starts, in 8-byte steps from {@link #damage}, on chains that failed, or that fail their own checks. */
     private final BitSet failed = new BitSet();
     /** The chain walks' window over the headers, and {@link #fail}'s (so a walk back does not move the other). */
@@ -51,12 +54,11 @@ final class RunFinder {
     /** The sequence after the last record of the chain {@link #chain} accepted. */
     private long runNext;
 
-    private RunFinder(StorageFile file, long damage, long next, int nextMarker) {
+    private RunFinder(StorageFile file, long damage, long endSeq) {
         this.file = file;
         this.size = file.size();
         this.damage = damage;
-        this.next = next;
-        this.nextMarker = nextMarker;
+        this.endSeq = endSeq;
     }
 
     /**
@@ -69,7 +71,14 @@ final class RunFinder {
      *     there is none (also for a segment over 16 GiB, whose frame starts the bitset cannot count)
      */
     static long[] find(StorageFile file, long damage, long gapStart, long next, int nextMarker) {
-        RunFinder r = new RunFinder(file, damage, next, nextMarker);
+        long endSeq = next;
+        for (long g = gapStart; nextMarker != 0 && g < next; g++) {
+            if (Format.gapMarker(next, g).getInt(0) == nextMarker) {
+                endSeq = g; // at most one CRC of 24 bytes per sequence of this segment's
+                break;
+            }
+        }
+        RunFinder r = new RunFinder(file, damage, endSeq);
         if ((r.size - damage) / Format.ALIGN >= Integer.MAX_VALUE) {
             return null;
         }
@@ -82,7 +91,7 @@ final class RunFinder {
                 long p = base + i;
                 int length = chunk.getInt(i);
                 long seq = chunk.getLong(i + 8);
-                if (length >= Format.FRAME_HEADER && length <= r.size - p && seq > gapStart && seq < next
+                if (length >= Format.FRAME_HEADER && length <= r.size - p && seq > gapStart && seq < r.endSeq
                         && !r.failed.get(r.index(p))) {
                     long end = r.chain(p, seq);
                     if (end >= 0) {
@@ -121,13 +130,13 @@ final class RunFinder {
                 failed.set(index(p)); // fails whatever leads to it
                 return fail(start, p);
             }
-            if (walk.longAt(p + 8) != expected || expected >= next) {
+            if (walk.longAt(p + 8) != expected || expected >= endSeq) {
                 return fail(start, p); // another chain may still pass through p itself, with its own sequence
             }
             p += Format.align(length);
             expected++;
         }
-        if (!Format.follows(nextMarker, next, expected) || !zerosToTheEnd(end)) {
+        if (expected != endSeq || !zerosToTheEnd(end)) {
             return fail(start, end);
         }
         // then the CRCs, which cost the payloads' length

@@ -2,6 +2,8 @@ package org.iolab.journal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -333,5 +335,113 @@ class JournalRepairRescueTest {
             }
             return last;
         }
+    }
+
+    static List<Long> recordStarts(Path segment) {
+        List<Long> starts = new ArrayList<>();
+        try (SegmentCursor c = new SegmentCursor(Backend.CHANNEL_HEAP::open, segment, 1 << 20,
+                Backend.CHANNEL_HEAP.open(segment, false))) {
+            while (c.next(1 << 20, false) == SegmentCursor.Status.RECORD) {
+                starts.add(c.recordStart());
+            }
+        }
+        return starts;
+    }
+
+    /**
+     * A failed sync's note names a record after damage that the repair's rescue keeps (a third review): the rescued
+     * segment's synced mark claimed it synced, and the next open refused the note as another journal's, telling the
+     * user to delete it, which would have kept records no sync covered. Under a note the rescued segment has no mark.
+     */
+    @Test
+    void aNoteOnARescuedRecordIsAppliedByTheOpenAfterTheRepair() throws IOException {
+        try (Journal j = Journal.open(tmp, options(8192))) {
+            Payloads.append(j, 0, 300, 300);
+        }
+        List<Path> files = Journal.listSegments(tmp);
+        // the segment before the last, as a sealer whose sync failed leaves it: no seal, no mark
+        Path s = files.get(files.size() - 2);
+        long first = Format.parseName(s);
+        writeAt(s, Format.SEAL_OFFSET, new byte[24]);
+        List<Long> starts = recordStarts(s);
+        long noted = first + 5; // the note: records from here on were never covered by a completed sync
+        FailedSync.record(tmp, noted);
+        // damage before the noted record, where the note says a completed sync covered the records
+        writeAt(s, starts.get(1) + 4, new byte[] {0x7f});
+        assertThrows(JournalCorruptedException.class, () -> Journal.open(tmp, options(8192)));
+        List<String> done = new ArrayList<>();
+        Journal.repair(tmp, done::add);
+        // documented: "An open that cannot apply the note (damage before that record) refuses the journal and keeps
+        // the note for the open after a repair"
+        try (Journal j = Journal.open(tmp, options(8192))) {
+            assertEquals(noted, j.nextSequence(), "the journal cut before the noted record: " + done);
+            List<Long> read = new ArrayList<>();
+            j.read(first - 1, (seq, p) -> read.add(seq));
+            // the damaged record goes; the ones after it that a completed sync covered stay
+            assertEquals(List.of(first - 1, first, first + 2, first + 3, first + 4), read, done.toString());
+        }
+        assertFalse(Files.exists(FailedSync.of(tmp)));
+    }
+
+    private static byte[] payload(long seq, long imageSeq) {
+        byte[] plain = Payloads.of(seq, 100);
+        if (imageSeq < 0) {
+            return plain;
+        }
+        // the record's payload ends with the image of a frame (e.g. a replica's bytes): the frame of imageSeq
+        byte[] image = frame(imageSeq, "IMAGE".getBytes());
+        byte[] p = new byte[104 + image.length];
+        System.arraycopy(plain, 0, p, 0, 100);
+        System.arraycopy(image, 0, p, 104, image.length);
+        return p;
+    }
+
+    /**
+     * A frame image at the end of a segment's last record, of the sequence an earlier repair cut (the next segment's
+     * marker names that gap): it ends the data and leads into the marked gap, and a third review had it rescued as
+     * the cut record. A run now ends exactly where the marked gap begins.
+     */
+    @Test
+    void aFrameImageAtTheEndOfTheLastRecordIsNotRescuedIntoAnEarlierGap() throws IOException {
+        // a dry run finds where the second segment begins
+        Path dry = tmp.resolve("dry");
+        try (Journal j = Journal.open(dry, options(8192))) {
+            for (long s = 0; s < 200; s++) {
+                j.append(payload(s, s == 0 ? 0 : -1));
+            }
+        }
+        long next = Format.parseName(Journal.listSegments(dry).get(1));
+        long lastOfFirst = next - 1; // L
+        Path dir = tmp.resolve("j");
+        try (Journal j = Journal.open(dir, options(8192))) {
+            for (long s = 0; s < 200; s++) {
+                // record L-1 carries the image of a frame of sequence L (same sizes as the dry run's)
+                j.append(payload(s, s == lastOfFirst - 1 ? lastOfFirst : s == 0 ? 0 : -1));
+            }
+        }
+        Path seg = Journal.listSegments(dir).get(0);
+        assertEquals(next, Format.parseName(Journal.listSegments(dir).get(1)));
+        List<Long> starts = recordStarts(seg);
+        // first damage: record L (the segment's last); the repair cuts it, the successor's marker names the gap
+        writeAt(seg, starts.get(starts.size() - 1) + 4, new byte[] {0x7f});
+        Journal.repair(tmp.resolve("j"));
+        assertTrue(Journal.verify(dir).ok(), Journal.verify(dir).toString());
+        // second damage: record L-1, now the segment's last (its CRC)
+        writeAt(seg, starts.get(starts.size() - 2) + 4, new byte[] {0x7f});
+        List<String> done = new ArrayList<>();
+        Journal.repair(dir, done::add);
+        assertTrue(Journal.verify(dir).ok(), Journal.verify(dir).toString());
+        List<Long> read = new ArrayList<>();
+        List<String> bodies = new ArrayList<>();
+        try (Journal j = Journal.open(dir, options(8192))) {
+            j.read(lastOfFirst - 2, (s, p) -> {
+                read.add(s);
+                byte[] b = new byte[p.remaining()];
+                p.get(b);
+                bodies.add(new String(b, java.nio.charset.StandardCharsets.ISO_8859_1));
+                return s < next;
+            });
+        }
+        assertEquals(List.of(lastOfFirst - 2, next), read, "records L-1 and L are gone; " + done + " " + bodies);
     }
 }
