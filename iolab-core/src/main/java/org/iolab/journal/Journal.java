@@ -937,13 +937,15 @@ public final class Journal implements AutoCloseable {
      * <li>at any other damage (a record, a gap between segments) the damaged segment is cut: copied aside whole,
      * then replaced by a new file that holds its bytes before the damage (written and synced beside it, then renamed
      * over it: a sync that fails changes nothing). When a later segment follows, starting after the records kept, it
-     * stays, and so do the intact records that end the damaged segment's data and lead into it (a run of records with
-     * consecutive sequences and good CRCs, found at the first 8-byte boundary after the damage from which one
-     * reaches the end of the data, only zeros after it, with the sequence before the later segment's first, or before
-     * a gap its marker names: {@link RunFinder}): they are written into a segment of their own, named by their first
-     * sequence. (Non-zero bytes after the data, with damage before them, leave no such run.) That segment, or else the later one, gets the gap marker naming the sequences cut (written and synced
-     * before the cut), the cut segment is sealed, and the next check goes on to later damage. So a flipped byte costs
-     * its record (two damages in a segment: the records from the first to the second too). Readers pass over the gap ({@link VerifyReport#cut()}
+     * stays, and so do the intact records after a damaged record whose header is intact (a flipped payload bit or
+     * CRC): from where its length says the next record begins, a run of records with consecutive sequences and good
+     * CRCs that ends the data (only zeros after it) with the sequence before the later segment's first, or before a
+     * gap its marker names ({@link RunFinder}, which says why it searches nowhere else). They are written into a
+     * segment of their own, named by their first sequence. Damage that destroys a header (a zeroed page, a garbage
+     * length, a file cut short), a second damage in the segment, or non-zero bytes after its data cost the rest of
+     * the segment. That segment, or else the later one, gets the gap marker naming the sequences cut (written and synced
+     * before the cut), the cut segment is sealed, and the next check goes on to later damage. So a flipped payload
+     * bit costs its record. Readers pass over the gap ({@link VerifyReport#cut()}
      * counts it); a reader that starts inside it gets the first record after it. Otherwise (the damage is in the last
      * segment, or the segments overlap) every later segment is moved aside. <b>The records cut are no longer in the
      * journal</b>; run {@link #verify(Path)} first to see where they are.</li>

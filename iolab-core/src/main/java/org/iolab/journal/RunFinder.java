@@ -2,73 +2,61 @@ package org.iolab.journal;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.BitSet;
 import java.util.zip.CRC32C;
 import org.iolab.storage.StorageFile;
 
 /**
- * Finds, for {@link Journal#repair}, the intact records after damage in a segment that has a successor: the run of
- * frames with consecutive sequences and good CRCs that begins at the first 8-byte boundary after the damage where one
- * begins, ends the segment's data (only zeros follow it, to the end of the file) and leads into the successor (its
- * last sequence is the one before the successor's first, or before a gap the successor's marker names).
+ * Finds, for {@link Journal#repair}, the intact records after a damaged one in a segment that has a successor: only
+ * when the damaged record's header is intact (a length that fits and the sequence expected there: the damage is in
+ * its payload or CRC, as a flipped bit leaves it), at the place its length gives, a run of frames with consecutive
+ * sequences and good CRCs that ends the segment's data (only zeros after it, to the end of the file) and leads into
+ * the successor (its last sequence is the one before the successor's first, or before the gap the successor's marker
+ * names).
  *
- * <p>Why a frame image cannot pass: a copy of frames inside a damaged record's payload ends where the payload ends,
- * and real records follow it; to end the data its chain would have to run over those records, whose bytes its
- * lengths and CRCs would have to match by chance. A chain that ends at zeros inside a payload is no run (a review
- * had the repair return such images as records).
- *
- * <p>Cost: each chain is walked first by its headers (lengths, sequences, the end), then, when that holds, by its
- * CRCs, through one window over the file. A frame that passed its checks on a chain that failed is remembered, as is
- * one that fails its own: a chain that reaches either fails the same way, so each frame start is followed once (many
- * frame-like words in a payload, or two damages apart, cost linear time).
+ * <p>Why no wider search: a record's payload may hold images of frames (a journal of another journal's frames, a copy
+ * of segment bytes), with any sequence, the damaged records' own included. When the damage destroyed a header, an
+ * image of its record inside the payload that follows can chain into the real records after it exactly as the real
+ * frame did, and nothing in the format tells them apart: three reviews each had a search that returned such an image as
+ * a record. The place an intact header gives is outside its own payload, so an image cannot be taken there. Damage
+ * that destroys a header (a zeroed page, a garbage length, a file cut short) therefore costs the rest of its segment;
+ * a flipped payload bit costs its record.
  */
 final class RunFinder {
-    /** The candidates' buffer, and the payloads' (their CRCs). */
+    /** The payloads' buffer (their CRCs). */
     private static final int CHUNK = 1 << 20;
-    /**
-     * The headers' window, for chains walked frame by frame.
-     */
+    /** The headers' window, for a chain walked frame by frame. */
     private static final int WINDOW = 64 << 10;
-    /** What a jump reads: a frame header and a little more. */
-    private static final int JUMP = 64;
 
     private final StorageFile file;
     private final long size;
-    private final long damage;
     /**
      * The sequence the run must end before: the successor's first, or the start of the gap its marker names (the
      * gap's sequences were cut from this segment before: a frame here that claims one is an image).
      */
     private final long endSeq;
-    /** Frame starts, in 8-byte steps from {@link #damage}, on chains that failed, or that fail their own checks. */
-    private final BitSet failed = new BitSet();
-    /** The chain walks' window over the headers, and {@link #fail}'s (so a walk back does not move the other). */
-    private final Window walk = new Window();
-    private final Window back = new Window();
+    private final ByteBuffer window = ByteBuffer.allocateDirect(WINDOW).order(ByteOrder.LITTLE_ENDIAN);
+    private long windowStart = -1;
+    private long windowEnd = -1;
     private final ByteBuffer payloads = ByteBuffer.allocateDirect(CHUNK);
-    /** The last zero check: {@code [zerosFrom, nonZeroAt)} holds only zeros ({@code nonZeroAt} = size: to the end). */
-    private long zerosFrom = -1;
-    private long nonZeroAt = -1;
     private final CRC32C crc = new CRC32C();
     private final byte[] seqBytes = new byte[8];
-    /** The sequence after the last record of the chain {@link #chain} accepted. */
+    /** The sequence after the last record of the run {@link #chain} accepted. */
     private long runNext;
 
-    private RunFinder(StorageFile file, long damage, long endSeq) {
+    private RunFinder(StorageFile file, long endSeq) {
         this.file = file;
         this.size = file.size();
-        this.damage = damage;
         this.endSeq = endSeq;
     }
 
     /**
      * @param file the damaged segment
-     * @param damage the offset of the damage (a frame start)
-     * @param gapStart the sequence of the first record lost (the damaged one)
+     * @param damage the offset of the damaged record
+     * @param gapStart the sequence of the damaged record (the first one lost)
      * @param next the successor's first sequence
      * @param nextMarker the successor header's word at {@link Format#START_OFFSET}
      * @return {offset of the run, its first sequence, the end of its data, the sequence after its last}, or null when
-     *     there is none (also for a segment over 16 GiB, whose frame starts the bitset cannot count)
+     *     there is none
      */
     static long[] find(StorageFile file, long damage, long gapStart, long next, int nextMarker) {
         long endSeq = next;
@@ -78,38 +66,25 @@ final class RunFinder {
                 break;
             }
         }
-        RunFinder r = new RunFinder(file, damage, endSeq);
-        if ((r.size - damage) / Format.ALIGN >= Integer.MAX_VALUE) {
+        RunFinder r = new RunFinder(file, endSeq);
+        if (damage + Format.FRAME_HEADER > r.size) {
             return null;
         }
-        // the candidates are read through a buffer of their own: the chains move the window far ahead
-        ByteBuffer chunk = ByteBuffer.allocate(CHUNK + Format.FRAME_HEADER).order(ByteOrder.LITTLE_ENDIAN);
-        for (long base = damage + Format.ALIGN; base + Format.FRAME_HEADER <= r.size; base += CHUNK) {
-            int n = (int) Math.min(chunk.capacity(), r.size - base);
-            file.read(base, chunk.clear().limit(n));
-            for (int i = 0; i + Format.FRAME_HEADER <= n && i < CHUNK; i += Format.ALIGN) {
-                long p = base + i;
-                int length = chunk.getInt(i);
-                long seq = chunk.getLong(i + 8);
-                if (length >= Format.FRAME_HEADER && length <= r.size - p && seq > gapStart && seq < r.endSeq
-                        && !r.failed.get(r.index(p))) {
-                    long end = r.chain(p, seq);
-                    if (end >= 0) {
-                        return new long[] {p, seq, end, r.runNext};
-                    }
-                }
-            }
+        int length = r.intAt(damage);
+        if (length < Format.FRAME_HEADER || length > r.size - damage || r.longAt(damage + 8) != gapStart) {
+            return null; // the damaged record's header is not intact: where the next record begins is unknown
         }
-        return null;
-    }
-
-    private int index(long p) {
-        return (int) ((p - damage) / Format.ALIGN);
+        long p = damage + Format.align(length);
+        if (p + Format.FRAME_HEADER > r.size || gapStart + 1 >= endSeq) {
+            return null; // no record after it in this segment
+        }
+        long end = r.chain(p, gapStart + 1);
+        return end < 0 ? null : new long[] {p, gapStart + 1, end, r.runNext};
     }
 
     /** @return the end of the data when the chain from {@code start} (sequence {@code seq}) is the run, else -1 */
     private long chain(long start, long seq) {
-        // headers first: lengths, sequences, where the data ends
+        // headers first: lengths, sequences, where the data ends (cheap); then the CRCs, which cost the payloads
         long p = start;
         long expected = seq;
         long end;
@@ -118,65 +93,31 @@ final class RunFinder {
                 end = p; // fewer than a frame header's bytes left: the data ends here
                 break;
             }
-            if (p != start && failed.get(index(p))) {
-                return fail(start, p); // a chain through it failed: this one does the same from there
-            }
-            int length = walk.intAt(p);
+            int length = intAt(p);
             if (length == 0) {
                 end = p;
                 break;
             }
-            if (length < Format.FRAME_HEADER || length > size - p) {
-                failed.set(index(p)); // fails whatever leads to it
-                return fail(start, p);
-            }
-            if (walk.longAt(p + 8) != expected || expected >= endSeq) {
-                return fail(start, p); // another chain may still pass through p itself, with its own sequence
+            if (length < Format.FRAME_HEADER || length > size - p || longAt(p + 8) != expected
+                    || expected >= endSeq) {
+                return -1;
             }
             p += Format.align(length);
             expected++;
         }
-        if (expected != endSeq || !zerosToTheEnd(end)) {
-            return fail(start, end);
+        if (expected == seq || expected != endSeq || Verifier.firstNonZero(file, end, size) >= 0) {
+            return -1;
         }
-        // then the CRCs, which cost the payloads' length
         p = start;
         for (long s = seq; s < expected; s++) {
-            int length = walk.intAt(p);
-            int stored = walk.intAt(p + 4);
-            if (crcOf(p, s, length) != stored) {
-                failed.set(index(p)); // fails whatever leads to it
-                return fail(start, p); // the frames after it are on no failed chain yet: not marked
+            int length = intAt(p);
+            if (crcOf(p, s, length) != intAt(p + 4)) {
+                return -1;
             }
             p += Format.align(length);
         }
         runNext = expected;
         return end;
-    }
-
-    /**
-     * Remembers the frames of the chain from {@code start} before {@code stop} as failed: each one's chain runs
-     * through {@code stop}, where this one failed.
-     *
-     * @return -1
-     */
-    private long fail(long start, long stop) {
-        for (long p = start; p < stop; ) {
-            failed.set(index(p));
-            p += Format.align(back.intAt(p));
-        }
-        return -1;
-    }
-
-    /** @return whether only zeros follow {@code from} up to the end of the file */
-    private boolean zerosToTheEnd(long from) {
-        if (from >= zerosFrom && from <= nonZeroAt && zerosFrom >= 0) {
-            return nonZeroAt == size;
-        }
-        long nonZero = Verifier.firstNonZero(file, from, size);
-        zerosFrom = from;
-        nonZeroAt = nonZero < 0 ? size : nonZero;
-        return nonZero < 0;
     }
 
     private int crcOf(long p, long seq, int length) {
@@ -189,7 +130,9 @@ final class RunFinder {
         long to = p + length;
         if (length <= WINDOW) {
             // a frame the headers' window holds (most): read with them, not by a read of its own
-            crc.update(walk.bytes(from, (int) (to - from)));
+            cover(from, (int) (to - from));
+            int at = (int) (from - windowStart);
+            crc.update(window.duplicate().limit(at + (int) (to - from)).position(at));
             return (int) crc.getValue();
         }
         while (from < to) {
@@ -201,45 +144,26 @@ final class RunFinder {
         return (int) crc.getValue();
     }
 
-    /**
-     * A window over the file for reading frame headers: refilled whole when a read follows it (a chain walked frame by
-     * frame), with only a few bytes after a jump (a candidate that claims megabytes), so that candidates cost their
-     * headers, not windows.
-     */
-    private final class Window {
-        private final ByteBuffer buffer = ByteBuffer.allocateDirect(WINDOW).order(ByteOrder.LITTLE_ENDIAN);
-        private long start = -1;
-        private long end = -1;
+    private int intAt(long p) {
+        cover(p, 4);
+        return window.getInt((int) (p - windowStart));
+    }
 
-        /** @return the little-endian int at {@code p} (8-byte aligned, with a frame header's bytes in the file) */
-        int intAt(long p) {
-            cover(p, Format.FRAME_HEADER);
-            return buffer.getInt((int) (p - start));
-        }
+    private long longAt(long p) {
+        cover(p, 8);
+        return window.getLong((int) (p - windowStart));
+    }
 
-        /** @return a view of the {@code n} bytes at {@code p} (at most a window's, within the file) */
-        ByteBuffer bytes(long p, int n) {
-            cover(p, n);
-            int at = (int) (p - start);
-            return buffer.duplicate().limit(at + n).position(at);
+    /** Makes {@code [p, p + n)} (n at most the window's size, within the file) readable in the window. */
+    private void cover(long p, int n) {
+        if (p >= windowStart && p + n <= windowEnd) {
+            return;
         }
-
-        long longAt(long p) {
-            cover(p, 8);
-            return buffer.getLong((int) (p - start));
-        }
-
-        private void cover(long p, int n) {
-            if (p >= start && p + n <= end) {
-                return;
-            }
-            boolean onward = p >= start && p < end + WINDOW;
-            int length = (int) Math.min(onward ? WINDOW : Math.max(n, JUMP), size - p);
-            buffer.clear().limit(length);
-            file.read(p, buffer);
-            buffer.clear();
-            start = p;
-            end = p + length;
-        }
+        int length = (int) Math.min(WINDOW, size - p);
+        window.clear().limit(length);
+        file.read(p, window);
+        window.clear();
+        windowStart = p;
+        windowEnd = p + length;
     }
 }
