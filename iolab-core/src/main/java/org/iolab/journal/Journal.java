@@ -1186,6 +1186,11 @@ public final class Journal implements AutoCloseable {
                         }
                     }
                     Path rescued = run == null ? null : dir.resolve(Format.fileName(run[1]));
+                    if (rescued != null && (occupied(rescued) || occupied(rescued.resolveSibling(rescued.getFileName()
+                            + ".tmp")))) {
+                        rescued = null; // a folder or link of its name (no segment): the repair must not fail on it
+                        run = null;
+                    }
                     if (rescued != null) {
                         // no synced mark under a failed sync's note: the records from its sequence on were never
                         // covered by a completed sync, and the next open must still be able to cut them
@@ -1235,6 +1240,12 @@ public final class Journal implements AutoCloseable {
             done.accept("moved " + file + " aside to " + to);
         }
         return false;
+    }
+
+    /** @return whether {@code path} exists as something a rescued segment's write cannot replace: not a plain file */
+    private static boolean occupied(Path path) {
+        return Files.exists(path, LinkOption.NOFOLLOW_LINKS)
+                && !Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS);
     }
 
     /** @return "the record of sequence 5 is", "the records of sequences 5 to 9 are": those from {@code from} on */

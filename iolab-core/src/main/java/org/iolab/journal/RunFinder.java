@@ -74,12 +74,51 @@ final class RunFinder {
         if (length < Format.FRAME_HEADER || length > r.size - damage || r.longAt(damage + 8) != gapStart) {
             return null; // the damaged record's header is not intact: where the next record begins is unknown
         }
+        if (r.lengthWasTheDamage(damage, length, gapStart)) {
+            return null; // its CRC holds at another length: where the next record begins is not what it says
+        }
         long p = damage + Format.align(length);
         if (p + Format.FRAME_HEADER > r.size || gapStart + 1 >= endSeq) {
             return null; // no record after it in this segment
         }
         long end = r.chain(p, gapStart + 1);
         return end < 0 ? null : new long[] {p, gapStart + 1, end, r.runNext};
+    }
+
+    /**
+     * The CRC does not cover a frame's length, so a flipped length bit leaves a header that looks intact and points
+     * elsewhere, into the record's own payload for one (where an image of the next frame may lie: a fifth review had
+     * it rescued as that record). Checks whether the damaged record's stored CRC holds over its sequence and payload
+     * at another length, one after which a frame of the next sequence begins (or the data ends): then the length was
+     * the damage. One pass of CRC32C over the rest of the segment, byte by byte.
+     */
+    private boolean lengthWasTheDamage(long damage, int claimed, long gapStart) {
+        int stored = intAt(damage + 4);
+        CRC32C running = new CRC32C();
+        long from = damage + 8;
+        for (long q = from; q < size; ) {
+            int n = (int) Math.min(CHUNK, size - q);
+            file.read(q, payloads.clear().limit(n));
+            for (int i = 0; i < n; i++) {
+                running.update(payloads.get(i));
+                long end = q + i + 1;
+                if (end - damage >= Format.FRAME_HEADER && end - damage != claimed
+                        && (int) running.getValue() == stored && nextFrameAt(Format.align(end), gapStart + 1)) {
+                    return true;
+                }
+            }
+            q += n;
+        }
+        return false;
+    }
+
+    /** @return whether a frame header of sequence {@code seq} begins at {@code p}, or the data ends there */
+    private boolean nextFrameAt(long p, long seq) {
+        if (p + Format.FRAME_HEADER > size) {
+            return true;
+        }
+        int length = intAt(p);
+        return length == 0 || length >= Format.FRAME_HEADER && length <= size - p && longAt(p + 8) == seq;
     }
 
     /** @return the end of the data when the chain from {@code start} (sequence {@code seq}) is the run, else -1 */
