@@ -17,9 +17,12 @@ import org.iolab.storage.StorageFile;
  * of segment bytes), with any sequence, the damaged records' own included. When the damage destroyed a header, an
  * image of its record inside the payload that follows can chain into the real records after it exactly as the real
  * frame did, and nothing in the format tells them apart: three reviews each had a search that returned such an image as
- * a record. The place an intact header gives is outside its own payload, so an image cannot be taken there. Damage
- * that destroys a header (a zeroed page, a garbage length, a file cut short) therefore costs the rest of its segment;
- * a flipped payload bit costs its record.
+ * a record. The place an intact header gives is outside its own payload, so an image cannot be taken there. The CRC
+ * does not cover the length, though: a flipped length bit looks intact, so the repair first checks that the stored CRC
+ * holds at no other length followed by the next frame ({@link #lengthWasTheDamage}). Damage that destroys a header (a
+ * zeroed page, a garbage length, a file cut short) therefore costs the rest of its segment; a flipped payload bit costs
+ * its record. Damage to a record's length and payload together, landing its length on an image, cannot be told from
+ * the real record by this format (a version whose CRC covered the length could).
  */
 final class RunFinder {
     /** The payloads' buffer (their CRCs). */
