@@ -132,7 +132,7 @@ class JournalRepairGapTest {
     void recordsAcknowledgedAfterDamageInAMiddleSegmentSurviveTheRepair() throws IOException {
         List<Path> files = fill();
         Path damaged = files.get(1);
-        writeAt(damaged, 200, new byte[] {0x55, 0x55});
+        Frames.writeAt(damaged, 200, new byte[] {0x55, 0x55});
         List<Long> acknowledged = new ArrayList<>();
         try (Journal j = Journal.open(tmp, options().withDurability(Durability.ALWAYS))) {
             for (long s = RECORDS; s < RECORDS + 50; s++) {
@@ -170,7 +170,7 @@ class JournalRepairGapTest {
     @Test
     void aMiddleSegmentWithNoIntactRecordGoesAsideAndTheJournalGoesOnAfterIt() throws IOException {
         List<Path> files = fill();
-        writeAt(files.get(3), 0, new byte[Format.HEADER_SIZE + 8]);
+        Frames.writeAt(files.get(3), 0, new byte[Format.HEADER_SIZE + 8]);
         Journal.repair(tmp);
         assertTrue(Files.exists(files.get(3).resolveSibling(files.get(3).getFileName() + ".cut")));
         assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
@@ -183,8 +183,8 @@ class JournalRepairGapTest {
     @Test
     void twoDamagedSegmentsLeaveTwoGaps() throws IOException {
         List<Path> files = fill();
-        writeAt(files.get(1), 300, new byte[] {1, 2, 3});
-        writeAt(files.get(4), Format.HEADER_SIZE, new byte[] {0, 0, 0, 0}); // a zero length: the data ends early
+        Frames.writeAt(files.get(1), 300, new byte[] {1, 2, 3});
+        Frames.writeAt(files.get(4), Format.HEADER_SIZE, new byte[] {0, 0, 0, 0}); // a zero length: the data ends early
         Journal.repair(tmp);
         VerifyReport after = Journal.verify(tmp);
         assertTrue(after.ok(), after.toString());
@@ -205,13 +205,13 @@ class JournalRepairGapTest {
     void moreRecordsLostBeforeAMarkedGapAreDamage() throws IOException {
         List<Path> files = fill();
         Path damaged = files.get(2);
-        writeAt(damaged, Format.HEADER_SIZE + 4, new byte[] {0x7f});
+        Frames.writeAt(damaged, Format.HEADER_SIZE + 4, new byte[] {0x7f});
         Journal.repair(tmp);
         assertTrue(Journal.verify(tmp).ok());
         // segment 1 now loses its last record (its data ends one record early)
         Path before = files.get(1);
-        long lastStart = lastRecordStart(before);
-        writeAt(before, lastStart, new byte[8]);
+        long lastStart = Frames.lastStart(before);
+        Frames.writeAt(before, lastStart, new byte[8]);
         VerifyReport report = Journal.verify(tmp);
         assertFalse(report.ok(), report.toString());
         try (Journal j = Journal.open(tmp, options())) {
@@ -273,7 +273,7 @@ class JournalRepairGapTest {
     void aFlippedByteCostsOnlyItsRecord(Backend backend) throws IOException {
         List<Path> files = fill();
         Path damaged = files.get(2);
-        writeAt(damaged, Format.HEADER_SIZE + 4, new byte[] {0x7f}); // the first record's CRC
+        Frames.writeAt(damaged, Format.HEADER_SIZE + 4, new byte[] {0x7f}); // the first record's CRC
         List<String> done = new ArrayList<>();
         Journal.repair(tmp, done::add);
         Path rescued = tmp.resolve(Format.fileName(seq(damaged) + 1));
@@ -311,8 +311,8 @@ class JournalRepairGapTest {
         assertTrue(files.size() >= 2, files.toString());
         Path damaged = files.getFirst();
         long frame = Format.align(Format.FRAME_HEADER + 8);
-        writeAt(damaged, Format.HEADER_SIZE + 10 * frame + 20, new byte[] {1}); // record 10's payload
-        writeAt(damaged, Format.HEADER_SIZE + 15_000 * frame + 20, new byte[] {1}); // record 15,000's
+        Frames.writeAt(damaged, Format.HEADER_SIZE + 10 * frame + 20, new byte[] {1}); // record 10's payload
+        Frames.writeAt(damaged, Format.HEADER_SIZE + 15_000 * frame + 20, new byte[] {1}); // record 15,000's
         Journal.repair(tmp);
         assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
         try (Journal j = Journal.open(tmp, options())) {
@@ -340,12 +340,12 @@ class JournalRepairGapTest {
         List<Path> files = Journal.listSegments(tmp);
         Path damaged = null;
         for (int i = 1; i < files.size() - 2 && damaged == null; i++) {
-            if (8192 - dataEnd(files.get(i)) >= Format.FRAME_HEADER) {
+            if (8192 - Frames.dataEnd(files.get(i)) >= Format.FRAME_HEADER) {
                 damaged = files.get(i);
             }
         }
         assertTrue(damaged != null, "a segment with room after its records");
-        writeAt(damaged, dataEnd(damaged), new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0x7f});
+        Frames.writeAt(damaged, Frames.dataEnd(damaged), new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0x7f});
         List<Long> acknowledged = new ArrayList<>();
         try (Journal j = Journal.open(tmp, zeroFilled.withDurability(Durability.ALWAYS))) {
             for (long s = RECORDS; s < RECORDS + 20; s++) {
@@ -370,7 +370,7 @@ class JournalRepairGapTest {
     void aReaderInTheCutSegmentGoesOnAfterTheGapWhenDeleteBeforeDeletesIt() throws IOException {
         List<Path> files = fill();
         Path damaged = files.get(2);
-        writeAt(damaged, lastRecordStart(damaged) + 4, new byte[] {0x7f}); // its last record: a gap of one
+        Frames.writeAt(damaged, Frames.lastStart(damaged) + 4, new byte[] {0x7f}); // its last record: a gap of one
         Journal.repair(tmp);
         assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
         long s2 = seq(damaged);
@@ -402,7 +402,7 @@ class JournalRepairGapTest {
         long damagedSeq = seq(files.get(2));
         int[] calls = {0};
         Path counted = copy(pristine, tmp.resolve("counted"));
-        writeAt(counted.resolve(damagedName), Format.HEADER_SIZE + 4, new byte[] {0x7f}); // the first record's CRC
+        Frames.writeAt(counted.resolve(damagedName), Format.HEADER_SIZE + 4, new byte[] {0x7f}); // the first record's CRC
         Journal.repair(counted, what -> { }, (file, writable) -> {
             calls[0]++;
             return Backend.CHANNEL_HEAP.open(file, writable);
@@ -410,7 +410,7 @@ class JournalRepairGapTest {
         assertTrue(calls[0] >= 3, calls[0] + " opens");
         for (int k = 1; k <= calls[0]; k++) {
             Path dir = copy(pristine, tmp.resolve("stop-" + k));
-            writeAt(dir.resolve(damagedName), Format.HEADER_SIZE + 4, new byte[] {0x7f});
+            Frames.writeAt(dir.resolve(damagedName), Format.HEADER_SIZE + 4, new byte[] {0x7f});
             int stopAt = k;
             int[] n = {0};
             try {
@@ -444,17 +444,6 @@ class JournalRepairGapTest {
             Files.copy(f, to.resolve(f.getFileName()));
         }
         return to;
-    }
-
-    /** @return the offset where the records of {@code segment} end */
-    private static long dataEnd(Path segment) {
-        try (SegmentCursor c = new SegmentCursor(Backend.CHANNEL_HEAP::open, segment, 8192,
-                Backend.CHANNEL_HEAP.open(segment, false))) {
-            while (c.next(8192, false) == SegmentCursor.Status.RECORD) {
-                // on to the end
-            }
-            return c.recordStart();
-        }
     }
 
     /**
@@ -497,26 +486,9 @@ class JournalRepairGapTest {
 
     /** Damages the CRC of the first and of the last record of {@code segment}. */
     private static void damageFirstAndLast(Path segment) throws IOException {
-        long last = lastRecordStart(segment);
-        writeAt(segment, Format.HEADER_SIZE + 4, new byte[] {0x7f});
-        writeAt(segment, last + 4, new byte[] {0x7f});
+        long last = Frames.lastStart(segment);
+        Frames.writeAt(segment, Format.HEADER_SIZE + 4, new byte[] {0x7f});
+        Frames.writeAt(segment, last + 4, new byte[] {0x7f});
     }
 
-    /** @return the offset of the last record of {@code segment} */
-    private static long lastRecordStart(Path segment) {
-        try (SegmentCursor c = new SegmentCursor(Backend.CHANNEL_HEAP::open, segment, 8192,
-                Backend.CHANNEL_HEAP.open(segment, false))) {
-            long last = -1;
-            while (c.next(8192, false) == SegmentCursor.Status.RECORD) {
-                last = c.recordStart();
-            }
-            return last;
-        }
-    }
-
-    private static void writeAt(Path file, long position, byte[] bytes) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            ch.write(ByteBuffer.wrap(bytes), position);
-        }
-    }
 }

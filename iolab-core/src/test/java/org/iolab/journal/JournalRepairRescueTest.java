@@ -31,27 +31,22 @@ import org.junit.jupiter.api.io.TempDir;
  * may end at a gap an earlier repair marked, and rescued segments behave as any other.
  */
 class JournalRepairRescueTest {
+    private static final int MAX = 300;
+
     @TempDir
     Path tmp;
+
+    /** @return the segments of a journal of 300 records of 0 to {@link #MAX} bytes in 8 KiB segments */
+    private List<Path> fill() {
+        try (Journal j = Journal.open(tmp, options(8192))) {
+            Payloads.append(j, 0, 300, MAX);
+        }
+        return Journal.listSegments(tmp);
+    }
 
     private static JournalOptions options(int segmentSize) {
         return JournalOptions.defaults().withBackend(Backend.DEFAULT).withSegmentSize(segmentSize)
                 .withDurability(Durability.NONE).withPreallocation(Preallocation.NONE);
-    }
-
-    /** A frame as the journal writes it: length, CRC32C, sequence, payload, zero padding to 8. */
-    static byte[] frame(long seq, byte[] payload) {
-        int length = Format.FRAME_HEADER + payload.length;
-        ByteBuffer b = ByteBuffer.allocate((int) Format.align(length)).order(ByteOrder.LITTLE_ENDIAN);
-        b.putInt(0, length).putInt(4, Format.crc(seq, ByteBuffer.wrap(payload))).putLong(8, seq);
-        b.put(16, payload);
-        return b.array();
-    }
-
-    static void writeAt(Path file, long position, byte[] bytes) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            ch.write(ByteBuffer.wrap(bytes), position);
-        }
     }
 
     static byte[] fake(long seq) {
@@ -84,7 +79,7 @@ class JournalRepairRescueTest {
                 if (s == 1) {
                     ByteBuffer p = ByteBuffer.allocate(realSize(1)); // zeros after the frames
                     for (long f = 2; f < next; f++) {
-                        p.put(frame(f, fake(f)));
+                        p.put(Frames.frame(f, fake(f)));
                     }
                     j.append(p.array());
                 } else {
@@ -95,7 +90,7 @@ class JournalRepairRescueTest {
         List<Path> files = Journal.listSegments(dir);
         assertEquals(next, Format.parseName(files.get(1)));
         // record 1's CRC: its frame starts after record 0's (24 bytes)
-        writeAt(files.get(0), Format.HEADER_SIZE + 24 + 4, new byte[] {0x7f, 0x7f});
+        Frames.writeAt(files.get(0), Format.HEADER_SIZE + 24 + 4, new byte[] {0x7f, 0x7f});
         List<String> done = new ArrayList<>();
         Journal.repair(dir, done::add);
         assertTrue(Journal.verify(dir).ok(), Journal.verify(dir).toString());
@@ -109,25 +104,20 @@ class JournalRepairRescueTest {
 
     /**
      * Repeated damage: a first repair cuts the last record of segment 2 (a gap of one, marked on segment 3); then a
-     * byte of segment 2's first record flips. Its records 1 .. last-1 are intact and run up to the marked gap, but
-     * intactRun asks for a run whose last sequence is next-1 (the gap's record, already gone): none, so all of them
-     * are cut. Same with a middle segment deleted by hand (the successor's marker names the gap).
+     * byte of segment 2's first record flips. Its records 1 .. last-1 are intact and run up to the marked gap; a run
+     * had to end at next-1 (the gap's record, already gone), so all of them were cut. Same with a middle segment deleted by hand (the successor's marker names the gap).
      */
     @Test
     void aSecondDamageBeforeAMarkedGapCostsOnlyItsRecord() throws IOException {
-        int max = 300;
-        try (Journal j = Journal.open(tmp, options(8192))) {
-            Payloads.append(j, 0, 300, max);
-        }
-        List<Path> files = Journal.listSegments(tmp);
+        List<Path> files = fill();
         Path seg = files.get(2);
         long s2 = Format.parseName(seg);
         long s3 = Format.parseName(files.get(3));
-        long last = lastRecordStart(seg);
-        writeAt(seg, last + 4, new byte[] {0x7f});
+        long last = Frames.lastStart(seg);
+        Frames.writeAt(seg, last + 4, new byte[] {0x7f});
         Journal.repair(tmp);
         assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
-        writeAt(seg, Format.HEADER_SIZE + 4, new byte[] {0x7f});
+        Frames.writeAt(seg, Format.HEADER_SIZE + 4, new byte[] {0x7f});
         List<String> done = new ArrayList<>();
         Journal.repair(tmp, done::add);
         assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
@@ -147,18 +137,14 @@ class JournalRepairRescueTest {
     /** The same with a middle segment deleted by hand and repaired first (the successor's marker names the gap). */
     @Test
     void aDamageBeforeAMissingSegmentsGapCostsOnlyItsRecord() throws IOException {
-        int max = 300;
-        try (Journal j = Journal.open(tmp, options(8192))) {
-            Payloads.append(j, 0, 300, max);
-        }
-        List<Path> files = Journal.listSegments(tmp);
+        List<Path> files = fill();
         long s2 = Format.parseName(files.get(2));
         long s3 = Format.parseName(files.get(3));
         long s4 = Format.parseName(files.get(4));
         Files.delete(files.get(3));
         Journal.repair(tmp);
         assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
-        writeAt(files.get(2), Format.HEADER_SIZE + 4, new byte[] {0x7f});
+        Frames.writeAt(files.get(2), Format.HEADER_SIZE + 4, new byte[] {0x7f});
         List<String> done = new ArrayList<>();
         Journal.repair(tmp, done::add);
         List<Long> read = new ArrayList<>();
@@ -202,7 +188,7 @@ class JournalRepairRescueTest {
             List<Path> files = Journal.listSegments(dir);
             Path segment = files.get(0);
             long next = Format.parseName(files.get(1));
-            writeAt(segment, Format.HEADER_SIZE + 4, new byte[] {0x7f}); // record 0's CRC
+            Frames.writeAt(segment, Format.HEADER_SIZE + 4, new byte[] {0x7f}); // record 0's CRC
             long[] read = {0};
             try (org.iolab.storage.StorageFile f = Backend.CHANNEL_HEAP.open(segment, false)) {
                 org.iolab.storage.StorageFile counting = (org.iolab.storage.StorageFile) java.lang.reflect.Proxy
@@ -237,15 +223,11 @@ class JournalRepairRescueTest {
      */
     @Test
     void theRescuedSegmentAsTheLastTakesAppends() throws IOException {
-        int max = 300;
-        try (Journal j = Journal.open(tmp, options(8192))) {
-            Payloads.append(j, 0, 300, max);
-        }
-        List<Path> files = Journal.listSegments(tmp);
+        List<Path> files = fill();
         Path damaged = files.get(files.size() - 2);
         long sd = Format.parseName(damaged);
         long sl = Format.parseName(files.getLast());
-        writeAt(damaged, Format.HEADER_SIZE + 4, new byte[] {0x7f});
+        Frames.writeAt(damaged, Format.HEADER_SIZE + 4, new byte[] {0x7f});
         List<String> done = new ArrayList<>();
         Journal.repair(tmp, done::add);
         Path rescued = tmp.resolve(Format.fileName(sd + 1));
@@ -256,7 +238,7 @@ class JournalRepairRescueTest {
         try (Journal j = Journal.open(tmp, options(8192))) {
             assertEquals(sl, j.nextSequence());
             for (long s = sl; s < sl + 100; s++) {
-                assertEquals(s, j.append(Payloads.of(s, Payloads.size(s, max))));
+                assertEquals(s, j.append(Payloads.of(s, Payloads.size(s, MAX))));
             }
         }
         v = Journal.verify(tmp);
@@ -273,7 +255,7 @@ class JournalRepairRescueTest {
                 j.read(0, (s, p) -> {
                     byte[] b = new byte[p.remaining()];
                     p.get(b);
-                    assertArrayEquals(Payloads.of(s, Payloads.size(s, max)), b);
+                    assertArrayEquals(Payloads.of(s, Payloads.size(s, MAX)), b);
                     return read.add(s);
                 });
                 assertEquals(expected, read);
@@ -287,20 +269,16 @@ class JournalRepairRescueTest {
      */
     @Test
     void damageInTheRescuedSegmentIsRepairedAgain() throws IOException {
-        int max = 300;
-        try (Journal j = Journal.open(tmp, options(8192))) {
-            Payloads.append(j, 0, 300, max);
-        }
-        List<Path> files = Journal.listSegments(tmp);
+        List<Path> files = fill();
         Path damaged = files.get(2);
         long sd = Format.parseName(damaged);
-        writeAt(damaged, Format.HEADER_SIZE + 4, new byte[] {0x7f});
+        Frames.writeAt(damaged, Format.HEADER_SIZE + 4, new byte[] {0x7f});
         Journal.repair(tmp);
         Path rescued = tmp.resolve(Format.fileName(sd + 1));
         try (Journal j = Journal.open(tmp, options(8192).withDurability(Durability.ALWAYS))) {
-            Payloads.append(j, 300, 350, max);
+            Payloads.append(j, 300, 350, MAX);
         }
-        writeAt(rescued, Format.HEADER_SIZE + 4, new byte[] {0x7f}); // record sd+1
+        Frames.writeAt(rescued, Format.HEADER_SIZE + 4, new byte[] {0x7f}); // record sd+1
         List<String> done = new ArrayList<>();
         Journal.repair(tmp, done::add);
         VerifyReport v = Journal.verify(tmp);
@@ -328,28 +306,6 @@ class JournalRepairRescueTest {
         return n[0];
     }
 
-    private static long lastRecordStart(Path segment) {
-        try (SegmentCursor c = new SegmentCursor(Backend.CHANNEL_HEAP::open, segment, 8192,
-                Backend.CHANNEL_HEAP.open(segment, false))) {
-            long last = -1;
-            while (c.next(8192, false) == SegmentCursor.Status.RECORD) {
-                last = c.recordStart();
-            }
-            return last;
-        }
-    }
-
-    static List<Long> recordStarts(Path segment) {
-        List<Long> starts = new ArrayList<>();
-        try (SegmentCursor c = new SegmentCursor(Backend.CHANNEL_HEAP::open, segment, 1 << 20,
-                Backend.CHANNEL_HEAP.open(segment, false))) {
-            while (c.next(1 << 20, false) == SegmentCursor.Status.RECORD) {
-                starts.add(c.recordStart());
-            }
-        }
-        return starts;
-    }
-
     /**
      * A failed sync's note names a record after damage that the repair's rescue keeps (a third review): the rescued
      * segment's synced mark claimed it synced, and the next open refused the note as another journal's, telling the
@@ -364,12 +320,12 @@ class JournalRepairRescueTest {
         // the segment before the last, as a sealer whose sync failed leaves it: no seal, no mark
         Path s = files.get(files.size() - 2);
         long first = Format.parseName(s);
-        writeAt(s, Format.SEAL_OFFSET, new byte[24]);
-        List<Long> starts = recordStarts(s);
+        Frames.writeAt(s, Format.SEAL_OFFSET, new byte[24]);
+        List<Long> starts = Frames.starts(s);
         long noted = first + 5; // the note: records from here on were never covered by a completed sync
         FailedSync.record(tmp, noted);
         // damage before the noted record, where the note says a completed sync covered the records
-        writeAt(s, starts.get(1) + 4, new byte[] {0x7f});
+        Frames.writeAt(s, starts.get(1) + 4, new byte[] {0x7f});
         assertThrows(JournalCorruptedException.class, () -> Journal.open(tmp, options(8192)));
         List<String> done = new ArrayList<>();
         Journal.repair(tmp, done::add);
@@ -391,7 +347,7 @@ class JournalRepairRescueTest {
             return plain;
         }
         // the record's payload ends with the image of a frame (e.g. a replica's bytes): the frame of imageSeq
-        byte[] image = frame(imageSeq, "IMAGE".getBytes());
+        byte[] image = Frames.frame(imageSeq, "IMAGE".getBytes());
         byte[] p = new byte[104 + image.length];
         System.arraycopy(plain, 0, p, 0, 100);
         System.arraycopy(image, 0, p, 104, image.length);
@@ -423,13 +379,13 @@ class JournalRepairRescueTest {
         }
         Path seg = Journal.listSegments(dir).get(0);
         assertEquals(next, Format.parseName(Journal.listSegments(dir).get(1)));
-        List<Long> starts = recordStarts(seg);
+        List<Long> starts = Frames.starts(seg);
         // first damage: record L (the segment's last); the repair cuts it, the successor's marker names the gap
-        writeAt(seg, starts.get(starts.size() - 1) + 4, new byte[] {0x7f});
+        Frames.writeAt(seg, starts.get(starts.size() - 1) + 4, new byte[] {0x7f});
         Journal.repair(tmp.resolve("j"));
         assertTrue(Journal.verify(dir).ok(), Journal.verify(dir).toString());
         // second damage: record L-1, now the segment's last (its CRC)
-        writeAt(seg, starts.get(starts.size() - 2) + 4, new byte[] {0x7f});
+        Frames.writeAt(seg, starts.get(starts.size() - 2) + 4, new byte[] {0x7f});
         List<String> done = new ArrayList<>();
         Journal.repair(dir, done::add);
         assertTrue(Journal.verify(dir).ok(), Journal.verify(dir).toString());
@@ -460,7 +416,7 @@ class JournalRepairRescueTest {
         try (Journal j = Journal.open(dir, options)) {
             appended.put(j.append(new byte[8]), new byte[8]);              // 0: offset 64..88
             appended.put(j.append(new byte[8]), new byte[8]);              // 1: offset 88..112
-            byte[] image = frame(2, "FAKE-2!!".getBytes());                // 24 bytes: a frame of sequence 2
+            byte[] image = Frames.frame(2, "FAKE-2!!".getBytes());                // 24 bytes: a frame of sequence 2
             appended.put(j.append(image), image);                          // 2: offset 112..152, image at 128
             appended.put(j.append(new byte[8]), new byte[8]);              // 3: offset 152..176
             appended.put(j.append(new byte[4000]), new byte[4000]);        // 4: rolls to segment 4
@@ -491,7 +447,7 @@ class JournalRepairRescueTest {
             appended.put(j.append(new byte[8]), new byte[8]);              // 0: offset 64..88
             appended.put(j.append(new byte[8]), new byte[8]);              // 1: offset 88..112
             appended.put(j.append(new byte[8]), new byte[8]);              // 2: offset 112..136 (intact, lost)
-            byte[] image = frame(3, "FAKE-3!!".getBytes());                // a frame of sequence 3
+            byte[] image = Frames.frame(3, "FAKE-3!!".getBytes());                // a frame of sequence 3
             appended.put(j.append(image), image);                          // 3: offset 136..176, image at 152
             appended.put(j.append(new byte[8]), new byte[8]);              // 4: offset 176..200
             appended.put(j.append(new byte[4000]), new byte[4000]);        // 5: rolls to segment 5
@@ -520,7 +476,7 @@ class JournalRepairRescueTest {
         try (Journal j = Journal.open(dir, options)) {
             appended.put(j.append(new byte[8]), new byte[8]);              // 0: offset 64..88
             byte[] payload = new byte[32];                                 // 1: offset 88..136
-            System.arraycopy(frame(2, "FAKE-2!!".getBytes()), 0, payload, 0, 24); // image of 2 at 104..128
+            System.arraycopy(Frames.frame(2, "FAKE-2!!".getBytes()), 0, payload, 0, 24); // image of 2 at 104..128
             appended.put(j.append(payload), payload);
             appended.put(j.append(new byte[8]), new byte[8]);              // 2: offset 136..160
             appended.put(j.append(new byte[4000]), new byte[4000]);        // 3: rolls to segment 3
@@ -553,7 +509,7 @@ class JournalRepairRescueTest {
     @Test
     void aFlippedLengthBitPointingIntoTheOwnPayloadRescuesAnImage() throws IOException {
         byte[] p2 = Arrays.copyOf("the real record 2".getBytes(), 40);
-        byte[] f2 = frame(2, p2); // 56 bytes, at 64 + 40 + 528 = 632
+        byte[] f2 = Frames.frame(2, p2); // 56 bytes, at 64 + 40 + 528 = 632
         byte[] filler = new byte[496];
         Arrays.fill(filler, (byte) 'I');
         ByteBuffer covered = ByteBuffer.allocate(filler.length + f2.length).put(filler).put(f2).flip();
@@ -574,7 +530,7 @@ class JournalRepairRescueTest {
         Path seg = files.get(0);
         byte[] b = Files.readAllBytes(seg);
         assertEquals(528, ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getInt(104));
-        writeAt(seg, 105, new byte[] {(byte) (b[105] ^ 0x02)}); // length 0x210 -> 0x010
+        Frames.writeAt(seg, 105, new byte[] {(byte) (b[105] ^ 0x02)}); // length 0x210 -> 0x010
         List<String> done = new ArrayList<>();
         Journal.repair(tmp, done::add);
         assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
@@ -602,7 +558,7 @@ class JournalRepairRescueTest {
         }
         Path seg = Journal.listSegments(tmp).get(0);
         // record 1 (at 64 + 40) payload byte flipped: its header is intact, records 2.. are rescued into 2's segment
-        writeAt(seg, 64 + 40 + 20, new byte[] {0x55});
+        Frames.writeAt(seg, 64 + 40 + 20, new byte[] {0x55});
         Files.createDirectory(tmp.resolve(Format.fileName(2)));
         assertTrue(Journal.verify(tmp).problems().size() >= 1);
         List<String> done = new ArrayList<>();
@@ -620,7 +576,7 @@ class JournalRepairRescueTest {
      */
     @Test
     void aLostSegmentIsRefilledWithImagesFromTheDamagedRecordBeforeIt() throws IOException {
-        byte[] image = ByteBuffer.allocate(256).put(frame(95, new byte[112])).put(frame(96, new byte[112])).array();
+        byte[] image = ByteBuffer.allocate(256).put(Frames.frame(95, new byte[112])).put(Frames.frame(96, new byte[112])).array();
         try (Journal j = Journal.open(tmp, options(4096).withBackend(Backend.CHANNEL_HEAP))) {
             for (long s = 0; s < 94; s++) {
                 j.append(small(s)); // 40-byte frames
@@ -640,7 +596,7 @@ class JournalRepairRescueTest {
         Path seg = files.get(0);
         byte[] b = Files.readAllBytes(seg);
         assertEquals(272, ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).getInt(3824));
-        writeAt(seg, 3825, new byte[] {(byte) (b[3825] ^ 0x01)}); // length 0x110 -> 0x010
+        Frames.writeAt(seg, 3825, new byte[] {(byte) (b[3825] ^ 0x01)}); // length 0x110 -> 0x010
         List<String> done = new ArrayList<>();
         Journal.repair(tmp, done::add);
         assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());

@@ -202,7 +202,7 @@ class JournalRepairStressTest {
             for (int i = 0; i < count; i++) {
                 byte[] p = new byte[rnd.nextInt(3) == 0 ? 0 : rnd.nextInt(200)];
                 rnd.nextBytes(p);
-                byte[] f = frame(s + i, p);
+                byte[] f = Frames.frame(s + i, p);
                 if (out.position() + f.length > 2048) {
                     break;
                 }
@@ -250,14 +250,6 @@ class JournalRepairStressTest {
             return Arrays.copyOfRange(bytes, (int) from, (int) to);
         }
 
-        static byte[] frame(long seq, byte[] payload) {
-            int length = Format.FRAME_HEADER + payload.length;
-            ByteBuffer b = ByteBuffer.allocate((int) Format.align(length)).order(ByteOrder.LITTLE_ENDIAN);
-            b.putInt(0, length).putInt(4, Format.crc(seq, ByteBuffer.wrap(payload))).putLong(8, seq);
-            b.put(16, payload);
-            return b.array();
-        }
-
         // ------------------------------------------------------------------------------------------ damage
 
         void damage() throws IOException {
@@ -281,7 +273,7 @@ class JournalRepairStressTest {
                             : rnd.nextLong(Math.max(1, b.length));
                     int k = 1 + rnd.nextInt(4);
                     for (int i = 0; i < k && at + i < b.length; i++) {
-                        writeAt(f, at + i, new byte[] {(byte) (b[(int) (at + i)] ^ (1 + rnd.nextInt(255)))});
+                        Frames.writeAt(f, at + i, new byte[] {(byte) (b[(int) (at + i)] ^ (1 + rnd.nextInt(255)))});
                     }
                     note("damage: flip " + k + " bytes at " + at + " of " + f.getFileName());
                 }
@@ -289,7 +281,7 @@ class JournalRepairStressTest {
                     long at = HEADER + rnd.nextLong(Math.max(1, dataEnd - HEADER));
                     int len = 1 + rnd.nextInt(600);
                     len = (int) Math.min(len, Math.max(0, b.length - at));
-                    writeAt(f, at, new byte[len]);
+                    Frames.writeAt(f, at, new byte[len]);
                     note("damage: zero " + len + " bytes at " + at + " of " + f.getFileName());
                 }
                 case 2 -> { // truncate
@@ -324,7 +316,7 @@ class JournalRepairStressTest {
                         case 2 -> 16 + rnd.nextInt(b.length);
                         default -> fr.length() + 8 * (1 + rnd.nextInt(8)) * (rnd.nextBoolean() ? 1 : -1);
                     };
-                    writeAt(f, fr.offset(), ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, len)
+                    Frames.writeAt(f, fr.offset(), ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, len)
                             .array());
                     note("damage: length " + len + " at " + fr.offset() + " (seq " + fr.seq() + ") of "
                             + f.getFileName());
@@ -337,10 +329,10 @@ class JournalRepairStressTest {
                         // a frame-looking junk, valid CRC, of a sequence after the next one (a frame of the next
                         // sequence right at the data's end would be a record, not junk)
                         long next = frames.getLast().seq() + 1;
-                        junk = frame(next + 1 + rnd.nextInt(3), Arrays.copyOf(junk, rnd.nextInt(30)));
+                        junk = Frames.frame(next + 1 + rnd.nextInt(3), Arrays.copyOf(junk, rnd.nextInt(30)));
                         at = dataEnd;
                     }
-                    writeAt(f, at, junk);
+                    Frames.writeAt(f, at, junk);
                     note("damage: " + junk.length + " junk bytes at " + at + " (data end " + dataEnd + ") of "
                             + f.getFileName());
                 }
@@ -531,12 +523,6 @@ class JournalRepairStressTest {
             expected++;
         }
         return out;
-    }
-
-    static void writeAt(Path file, long position, byte[] bytes) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE)) {
-            ch.write(ByteBuffer.wrap(bytes), position);
-        }
     }
 
     static void deleteTree(Path dir) {
