@@ -1275,13 +1275,7 @@ public final class Journal implements AutoCloseable {
                 if (marked) {
                     to.write(Format.MARK_OFFSET, Format.syncedMark(firstSeq, Format.HEADER_SIZE + length));
                 }
-                ByteBuffer chunk = ByteBuffer.allocateDirect((int) Math.min(ZERO_CHUNK, Math.max(length, 1)));
-                for (long p = 0; p < length; ) {
-                    int n = (int) Math.min(chunk.capacity(), length - p);
-                    src.read(from + p, chunk.clear().limit(n));
-                    to.write(Format.HEADER_SIZE + p, chunk.flip());
-                    p += n;
-                }
+                copy(src, from, to, Format.HEADER_SIZE, length);
                 if (to.size() < capacity) {
                     to.truncate(capacity);
                 }
@@ -1700,14 +1694,7 @@ public final class Journal implements AutoCloseable {
             FileModes.copy(file, tmp);
             try (StorageFile from = opener.open(file, false); StorageFile to = opener.open(tmp, true)) {
                 // a file cut short inside its last record's padding ends before the records do: the rest is zeros
-                long copied = Math.min(end, from.size());
-                ByteBuffer chunk = ByteBuffer.allocateDirect((int) Math.min(ZERO_CHUNK, Math.max(copied, 1)));
-                for (long p = 0; p < copied; ) {
-                    int n = (int) Math.min(chunk.capacity(), copied - p);
-                    from.read(p, chunk.clear().limit(n));
-                    to.write(p, chunk.flip());
-                    p += n;
-                }
+                copy(from, 0, to, 0, Math.min(end, from.size()));
                 patch.accept(to);
                 if (to.size() < Math.max(size, end)) {
                     to.truncate(Math.max(size, end));
@@ -1729,6 +1716,17 @@ public final class Journal implements AutoCloseable {
                 throw IolabException.io(what, file, io);
             }
             throw (RuntimeException) e;
+        }
+    }
+
+    /** Copies {@code length} bytes of {@code from} at {@code at} into {@code to} at {@code into}, in 1 MiB steps. */
+    private static void copy(StorageFile from, long at, StorageFile to, long into, long length) {
+        ByteBuffer chunk = ByteBuffer.allocateDirect((int) Math.min(ZERO_CHUNK, Math.max(length, 1)));
+        for (long p = 0; p < length; ) {
+            int n = (int) Math.min(chunk.capacity(), length - p);
+            from.read(at + p, chunk.clear().limit(n));
+            to.write(into + p, chunk.flip());
+            p += n;
         }
     }
 
