@@ -141,7 +141,8 @@ import org.iolab.storage.SyncFailureNote;
  * problem without changing anything; {@link #repair(Path)} mends what loses nothing (a missing start, a header over
  * intact records) and cuts the other damage out, keeping what it cuts in {@code *.cut} files: a damaged segment is
  * cut at its first damage, the intact records that end it are kept in a segment of their own, and the segments after
- * it stay, the gap between them marked. (An open
+ * it stay, the gap between them marked; a cut of the last segment leaves the journal going on past every record it
+ * can have held, so no sequence is handed out twice. (An open
  * checks only the last segment, so damage in a sealed one is found by the read that reaches it or by verify, after
  * the writer may have appended and acknowledged more records: the repair keeps them.)
  *
@@ -933,7 +934,7 @@ public final class Journal implements AutoCloseable {
      * <li>a segment whose header is damaged but whose first record is intact (its sequence is the one the file name
      * gives) gets its header written again, and keeps its records; one over no intact record (or a file that only
      * has a segment's name) is moved aside, as if it were missing (the first one: the next step marks the one after
-     * it); the only segment is emptied under a fresh header instead, its bytes kept aside;</li>
+     * it); the only segment is replaced by an empty one instead, its bytes kept aside;</li>
      * <li>at any other damage (a record, a gap between segments) the damaged segment is cut: copied aside whole,
      * then replaced by a new file that holds its bytes before the damage (written and synced beside it, then renamed
      * over it: a sync that fails changes nothing). When a later segment follows, starting after the records kept, it
@@ -946,10 +947,19 @@ public final class Journal implements AutoCloseable {
      * the segment. That segment, or else the later one, gets the gap marker naming the sequences cut (written and synced
      * before the cut), the cut segment is sealed, and the next check goes on to later damage. So a flipped payload
      * bit costs its record. Readers pass over the gap ({@link VerifyReport#cut()}
-     * counts it); a reader that starts inside it gets the first record after it. Otherwise (the damage is in the last
-     * segment, or the segments overlap) every later segment is moved aside. <b>The records cut are no longer in the
-     * journal</b>; run {@link #verify(Path)} first to see where they are.</li>
+     * counts it); a reader that starts inside it gets the first record after it. When the segments overlap every
+     * later segment is moved aside. <b>The records cut are no longer in the journal</b>; run {@link #verify(Path)}
+     * first to see where they are.</li>
      * </ul>
+     * <b>No sequence is handed out twice.</b> The records a cut takes from the last segment were synced (they are
+     * below its synced mark, or it is sealed), so they may have been acknowledged, and read: a consumer that saved
+     * "done up to sequence N" would skip a new record that took N. So before the last segment is cut (or moved aside,
+     * or, as the only one, replaced) an empty segment is made after it, named past every record it can have held, and
+     * the cut marks the gap before it: the next append takes that sequence. The count is exact when intact records
+     * follow the damage to the end of the data (their first sequence, under its CRC, shows the damaged record was one);
+     * otherwise it is a bound, one record per {@value Format#FRAME_HEADER} bytes (the smallest frame) up to the last
+     * non-zero byte or the synced mark, whichever is later, so the gap can hold sequences no record had. Records past
+     * both, a torn tail that was never synced, are what a crash leaves too, and open cuts them the same way.
      * Takes the writer's lock; does nothing when there is no unrecoverable problem.
      *
      * @param dir the journal directory
@@ -1019,6 +1029,9 @@ public final class Journal implements AutoCloseable {
                     // segments that follow each other, leaves none); the first segment's leaves the ones after it
                     // without a start, which the next check reports and marks (the records before are gone)
                     boolean wasStart = carriesStartMarker(first.file());
+                    if (first.file().equals(listSegments(dir).getLast())) {
+                        tailAfterLoss(dir, opener, first.file(), done);
+                    }
                     Path to = aside(first.file(), false);
                     done.accept("moved " + first.file() + " aside to " + to + " (no intact record under its header): "
                             + first.what());
@@ -1137,19 +1150,40 @@ public final class Journal implements AutoCloseable {
                     // sequence (an empty folder would restart at 0, handing out again sequences that readers and
                     // checkpoints of a trimmed journal already saw) and its folder still holds a journal
                     Path kept = aside(file, true);
-                    long size = sizeOf(opener, file);
+                    long size;
+                    long restart;
+                    try (StorageFile f = opener.open(file, false)) {
+                        size = f.size();
+                        // the records it held may have been acknowledged, and read: the journal goes on past them
+                        restart = bound(f, Format.readHeader(f), nameSeq, Format.HEADER_SIZE, nameSeq);
+                    }
                     // the damaged header's capacity cannot be trusted: the file's own size, as a small segment that the
                     // next roll leaves for one of the configured size
                     long capacity = Math.max(4096, Format.align(size));
-                    replaceSegment(opener, Preallocation.NONE, 0, file, 0, size, f -> {
-                        f.write(0, Format.header(nameSeq, capacity));
-                        if (nameSeq > 0) {
-                            f.write(Format.START_OFFSET, Format.startMarker(nameSeq));
-                        }
-                    }, "empty the damaged segment");
-                    opener.syncDirectory(dir);
-                    done.accept("cut " + file + " at offset 0, under a new empty header (the journal goes on at"
-                            + " sequence " + nameSeq + "); its bytes are kept in " + kept + ": " + first.what());
+                    Path restarted = dir.resolve(Format.fileName(restart));
+                    if (restart > nameSeq && !occupied(restarted)
+                            && !occupied(restarted.resolveSibling(restarted.getFileName() + ".tmp"))) {
+                        // a new empty segment that starts the journal, then the damaged one goes (its bytes are kept
+                        // aside): a crash between leaves it before the new start, which the next open deletes
+                        writeSegment(opener, file, 0, 0, restarted, capacity, false, false,
+                                Format.startMarker(restart));
+                        Files.delete(file);
+                        opener.syncDirectory(dir);
+                        done.accept("cut " + file + " at offset 0: the journal goes on at sequence " + restart + " in "
+                                + restarted + ", an empty segment, past every record the damaged one may have held"
+                                + " (one per " + Format.FRAME_HEADER + " bytes); its bytes are kept in " + kept + ": "
+                                + first.what());
+                    } else {
+                        replaceSegment(opener, Preallocation.NONE, 0, file, 0, size, f -> {
+                            f.write(0, Format.header(nameSeq, capacity));
+                            if (nameSeq > 0) {
+                                f.write(Format.START_OFFSET, Format.startMarker(nameSeq));
+                            }
+                        }, "empty the damaged segment");
+                        opener.syncDirectory(dir);
+                        done.accept("cut " + file + " at offset 0, under a new empty header (the journal goes on at"
+                                + " sequence " + nameSeq + "); its bytes are kept in " + kept + ": " + first.what());
+                    }
                 } else if (first.offset() < Format.HEADER_SIZE) {
                     doomed.add(file);
                     done.accept("cut the journal before " + file + ": " + first.what());
@@ -1162,11 +1196,28 @@ public final class Journal implements AutoCloseable {
                     // first would let verify accept the damage still in the segment as the gap)
                     int at = files.indexOf(file);
                     Path successor = at + 1 < files.size() ? files.get(at + 1) : null;
-                    long next = successor == null ? -1 : Format.parseName(successor);
                     long gapStart = recordsEnd(file, first.offset());
-                    boolean goesOn = successor != null && gapStart >= 0 && next >= gapStart;
                     long[] run = null;
-                    if (goesOn && next > gapStart) {
+                    boolean counted = true; // whether the gap's end is the records' (not a bound: see tailAfterCut)
+                    if (successor == null && gapStart >= 0) {
+                        // the last segment: the sequences cut may have been acknowledged and read, so the journal goes
+                        // on past them, in a new empty segment made first (see tailAfterCut); the cut then proceeds as
+                        // one before a successor
+                        long[] last;
+                        try (StorageFile f = opener.open(file, false)) {
+                            ByteBuffer header = Format.readHeader(f);
+                            last = RunFinder.findLast(f, first.offset(), gapStart,
+                                    Format.syncedMark(header, nameSeq, header.getLong(24)));
+                        }
+                        successor = tailAfterCut(dir, opener, file, first.offset(), gapStart, last, done);
+                        if (last != null && last[3] > last[1]) {
+                            run = last;
+                        }
+                        counted = run != null;
+                    }
+                    long next = successor == null ? -1 : Format.parseName(successor);
+                    boolean goesOn = successor != null && gapStart >= 0 && next >= gapStart;
+                    if (goesOn && next > gapStart && run == null) {
                         // the successor may carry a marked gap already (an earlier cut): the run may end at it
                         int nextMarker;
                         try (StorageFile f = opener.open(successor, false)) {
@@ -1194,7 +1245,8 @@ public final class Journal implements AutoCloseable {
                     if (rescued != null) {
                         // no synced mark under a failed sync's note: the records from its sequence on were never
                         // covered by a completed sync, and the next open must still be able to cut them
-                        writeRescued(opener, file, run[0], run[2], rescued, FailedSync.read(dir) < 0);
+                        long capacity = Math.max(Format.MIN_CAPACITY, Format.align(Format.HEADER_SIZE + run[2] - run[0]));
+                        writeSegment(opener, file, run[0], run[2], rescued, capacity, true, FailedSync.read(dir) < 0, null);
                     }
                     // the synced mark goes down to the cut (one above it would make the next open refuse the
                     // journal): the records before the cut are all there is, and they are on the device. Before a
@@ -1220,6 +1272,9 @@ public final class Journal implements AutoCloseable {
                         done.accept("kept the intact records " + run[1] + " to " + (run[3] - 1) + " that followed the"
                                 + " damage in " + rescued + ": " + lost(gapStart, run[1]) + " no longer in the"
                                 + " journal");
+                    } else if (goesOn && next > gapStart && !counted) {
+                        done.accept("the journal goes on at " + successor + " after the gap: the records from sequence "
+                                + gapStart + " on are no longer in it (sequences up to " + (next - 1) + " skipped)");
                     } else if (goesOn && next > gapStart) {
                         done.accept("the journal goes on at " + successor + " after the gap: " + lost(gapStart, next)
                                 + " no longer in it");
@@ -1255,23 +1310,109 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * Writes {@code rescued}, a sealed segment holding the bytes {@code [from, end)} of {@code file} (whole records)
-     * after a header of its own (its gap marker comes after the cut): as a {@code .tmp} file with the damaged
-     * segment's permissions, synced, then renamed and the folder synced. A segment of that name that an interrupted
-     * repair left is replaced.
+     * The damage is in the last segment, and the records a cut takes there may have been acknowledged, and read: the
+     * next appends must not hand their sequences out again (a reader that had reached one would skip the new record,
+     * a consumer's saved position would point at another record). So before the cut, a new empty segment is made
+     * after it, named by the sequence after the last record the cut can hold: exact when the damaged record's header
+     * is intact and a run of intact records ends the data ({@code last}, from {@link RunFinder#findLast}: the first
+     * one's sequence, under its CRC, says the damaged record was one); otherwise an upper
+     * bound, one record per {@value Format#FRAME_HEADER} bytes (the smallest frame) from the damage to the end of the
+     * data or the synced mark, whichever is later. Records that were in the torn tail past both cannot be counted; a
+     * crash leaves those too. The cut then goes on as before a successor: the segment sealed, the gap marked, and a
+     * writer appends in the new segment. A crash before the cut leaves the damage in place followed by an unmarked gap,
+     * which the next repair cuts and marks.
+     *
+     * @return the new last segment, or null when a folder or link has its name (the journal goes on at the cut then)
      */
-    private static void writeRescued(StorageOpener opener, Path file, long from, long end, Path rescued,
-            boolean marked) throws IOException {
-        long firstSeq = Format.parseName(rescued);
+    private static Path tailAfterCut(Path dir, StorageOpener opener, Path file, long damage, long gapStart, long[] last,
+            Consumer<String> done) throws IOException {
+        long nameSeq = Format.parseName(file);
+        long next;
+        long capacity;
+        try (StorageFile f = opener.open(file, false)) {
+            ByteBuffer header = Format.readHeader(f);
+            capacity = header.getLong(24); // checked: the damage is past the header
+            // an empty run proves nothing about the damaged record's extent: a damaged length may have swallowed
+            // records (a run of records after it does: the first one's sequence, under its CRC, is the next)
+            next = last != null && last[3] > last[1] ? last[3]
+                    : Math.max(gapStart + 1, bound(f, header, nameSeq, damage, gapStart));
+        }
+        Path tail = dir.resolve(Format.fileName(next));
+        if (occupied(tail) || occupied(tail.resolveSibling(tail.getFileName() + ".tmp"))) {
+            return null;
+        }
+        writeSegment(opener, file, 0, 0, tail, capacity, false, false, null);
+        done.accept("made " + tail + ", an empty segment after the cut, so that the next append takes sequence " + next
+                + (last != null && last[3] > last[1] ? " (the intact records after the damage end at " + (next - 1) + ")"
+                        : ", past every record the damage may have held (one per " + Format.FRAME_HEADER
+                                + " bytes; the count was lost with the records' headers)"));
+        return tail;
+    }
+
+    /**
+     * The journal's last segment, its header damaged over no intact record, is about to go aside: as in {@link
+     * #tailAfterCut}, an empty segment is made first, named past every record it can have held, so that the next
+     * appends do not hand their sequences out again. The gap it leaves after the segment before is then cut and
+     * marked by the next check (a crash before that leaves the unmarked gap, which the next repair marks).
+     */
+    private static void tailAfterLoss(Path dir, StorageOpener opener, Path file, Consumer<String> done)
+            throws IOException {
+        long nameSeq = Format.parseName(file);
+        long next;
+        long capacity;
+        try (StorageFile f = opener.open(file, false)) {
+            next = bound(f, Format.readHeader(f), nameSeq, Format.HEADER_SIZE, nameSeq);
+            capacity = Math.max(4096, Format.align(f.size()));
+        }
+        Path tail = dir.resolve(Format.fileName(next));
+        if (next > nameSeq && !occupied(tail) && !occupied(tail.resolveSibling(tail.getFileName() + ".tmp"))) {
+            writeSegment(opener, file, 0, 0, tail, capacity, false, false, null);
+            done.accept("made " + tail + ", an empty segment, so that the next append takes sequence " + next
+                    + ", past every record " + file + " may have held (one per " + Format.FRAME_HEADER + " bytes)");
+        }
+    }
+
+    /**
+     * @param f a segment
+     * @param header its header bytes (the checked part may be damaged), or null
+     * @param from where its records are lost from
+     * @param seq the sequence of the first record lost
+     * @return the sequence after the last record that segment {@code f} can have held from {@code from} on: one per
+     *     {@value Format#FRAME_HEADER} bytes (the smallest frame) up to its last non-zero byte or its synced mark,
+     *     whichever is later (records past both are a torn tail a crash leaves too: an open would cut them)
+     */
+    private static long bound(StorageFile f, ByteBuffer header, long nameSeq, long from, long seq) {
+        long mark = header == null ? Format.HEADER_SIZE : Format.syncedMark(header, nameSeq, Format.MAX_CAPACITY);
+        long reach = Math.max(Verifier.lastNonZero(f, from, f.size()) + 1, mark);
+        return seq + Math.ceilDiv(Math.max(0, reach - from), (long) Format.FRAME_HEADER);
+    }
+
+    /**
+     * Writes {@code target}, a segment of {@code capacity} bytes holding the bytes {@code [from, end)} of {@code file}
+     * (whole records) after a header of its own (a gap marker comes after the cut): as a {@code .tmp} file with
+     * {@code file}'s permissions, synced, then renamed and the folder synced. A segment of that name that an
+     * interrupted repair left is replaced.
+     *
+     * @param sealed whether it carries its seal (the rescued records' segment; not a new last one)
+     * @param marked whether it carries a synced mark at the end of those bytes
+     * @param start the word at {@link Format#START_OFFSET} (a start marker), or null for none
+     */
+    private static void writeSegment(StorageOpener opener, Path file, long from, long end, Path target, long capacity,
+            boolean sealed, boolean marked, ByteBuffer start) throws IOException {
+        long firstSeq = Format.parseName(target);
         long length = end - from;
-        long capacity = Math.max(Format.MIN_CAPACITY, Format.align(Format.HEADER_SIZE + length));
-        Path tmp = rescued.resolveSibling(rescued.getFileName() + ".tmp");
+        Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
         try {
             Preallocation.NONE.prepare(tmp, capacity);
             FileModes.copy(FileModes.target(file), tmp);
             try (StorageFile src = opener.open(file, false); StorageFile to = opener.open(tmp, true)) {
                 to.write(0, Format.header(firstSeq, capacity));
-                to.write(Format.SEAL_OFFSET, Format.sealMarker(firstSeq));
+                if (start != null) {
+                    to.write(Format.START_OFFSET, start);
+                }
+                if (sealed) {
+                    to.write(Format.SEAL_OFFSET, Format.sealMarker(firstSeq));
+                }
                 if (marked) {
                     to.write(Format.MARK_OFFSET, Format.syncedMark(firstSeq, Format.HEADER_SIZE + length));
                 }
@@ -1281,8 +1422,8 @@ public final class Journal implements AutoCloseable {
                 }
                 to.force(true);
             }
-            Files.move(tmp, rescued, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            opener.syncDirectory(rescued.toAbsolutePath().getParent());
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            opener.syncDirectory(target.toAbsolutePath().getParent());
         } catch (IOException | RuntimeException e) {
             try {
                 Files.deleteIfExists(tmp);

@@ -6,12 +6,12 @@ import java.util.zip.CRC32C;
 import org.iolab.storage.StorageFile;
 
 /**
- * Finds, for {@link Journal#repair}, the intact records after a damaged one in a segment that has a successor: only
- * when the damaged record's header is intact (a length that fits and the sequence expected there: the damage is in
- * its payload or CRC, as a flipped bit leaves it), at the place its length gives, a run of frames with consecutive
- * sequences and good CRCs that ends the segment's data (only zeros after it, to the end of the file) and leads into
- * the successor (its last sequence is the one before the successor's first, or before the gap the successor's marker
- * names).
+ * Finds, for {@link Journal#repair}, the intact records after a damaged one: only when the damaged record's header is
+ * intact (a length that fits and the sequence expected there: the damage is in its payload or CRC, as a flipped bit
+ * leaves it), at the place its length gives, a run of frames with consecutive sequences and good CRCs that ends the
+ * segment's data (only zeros after it, to the end of the file) and, in a segment that has a successor, leads into it
+ * (its last sequence is the one before the successor's first, or before the gap the successor's marker names). In the
+ * last segment ({@link #findLast}) the run's end also tells exactly how many records the journal held.
  *
  * <p>Why no wider search: a record's payload may hold images of frames (a journal of another journal's frames, a copy
  * of segment bytes), with any sequence, the damaged records' own included. When the damage destroyed a header, an
@@ -34,7 +34,8 @@ final class RunFinder {
     private final long size;
     /**
      * The sequence the run must end before: the successor's first, or the start of the gap its marker names (the
-     * gap's sequences were cut from this segment before: a frame here that claims one is an image).
+     * gap's sequences were cut from this segment before: a frame here that claims one is an image); -1 in the last
+     * segment, where the run ends where the data does.
      */
     private final long endSeq;
     private final ByteBuffer window = ByteBuffer.allocateDirect(WINDOW).order(ByteOrder.LITTLE_ENDIAN);
@@ -86,6 +87,34 @@ final class RunFinder {
         }
         long end = r.chain(p, gapStart + 1);
         return end < 0 ? null : new long[] {p, gapStart + 1, end, r.runNext};
+    }
+
+    /**
+     * {@link #find} for the last segment, which has no successor to lead into: the run only has to end the data, and
+     * may be empty (the damaged record was the last).
+     *
+     * @param file the damaged segment, the journal's last
+     * @param damage the offset of the damaged record
+     * @param gapStart the sequence of the damaged record
+     * @param mark the segment's synced mark: records were synced up to there, so a run that ends before it (zeros or
+     *     the file's end where records were) does not count them
+     * @return {offset of the run, its first sequence, the end of its data, the sequence after its last} (the last two
+     *     the run's offset and first sequence when it is empty), or null when the damaged record's header is not intact
+     *     or what follows it is not such a run: then how many records the damage destroyed is unknown
+     */
+    static long[] findLast(StorageFile file, long damage, long gapStart, long mark) {
+        RunFinder r = new RunFinder(file, -1);
+        if (damage + Format.FRAME_HEADER > r.size) {
+            return null;
+        }
+        int length = r.intAt(damage);
+        if (length < Format.FRAME_HEADER || length > r.size - damage || r.longAt(damage + 8) != gapStart
+                || r.lengthWasTheDamage(damage, length, gapStart)) {
+            return null;
+        }
+        long p = damage + Format.align(length);
+        long end = r.chain(p, gapStart + 1);
+        return end < 0 || end < mark ? null : new long[] {p, gapStart + 1, end, r.runNext};
     }
 
     /**
@@ -141,13 +170,15 @@ final class RunFinder {
                 break;
             }
             if (length < Format.FRAME_HEADER || length > size - p || longAt(p + 8) != expected
-                    || expected >= endSeq) {
+                    || endSeq >= 0 && expected >= endSeq) {
                 return -1;
             }
             p += Format.align(length);
             expected++;
         }
-        if (expected == seq || expected != endSeq || Verifier.firstNonZero(file, end, size) >= 0) {
+        // with a successor the run leads into it (and holds a record); in the last segment it only ends the data
+        boolean leadsOn = endSeq < 0 || expected != seq && expected == endSeq;
+        if (!leadsOn || Verifier.firstNonZero(file, end, size) >= 0) {
             return -1;
         }
         p = start;

@@ -210,6 +210,23 @@ final class Verifier {
         return -1;
     }
 
+    /** @return the offset of the last non-zero byte of {@code f} in {@code [from, to)}, or -1 when they are all zeros */
+    static long lastNonZero(StorageFile f, long from, long to) {
+        long start = Math.max(0, from);
+        ByteBuffer chunk = ByteBuffer.allocateDirect(CHUNK);
+        for (long q = Math.min(to, f.size()); q > start; ) {
+            int n = (int) Math.min(CHUNK, q - start);
+            f.read(q - n, chunk.clear().limit(n));
+            for (int i = n - 1; i >= 0; i--) {
+                if (chunk.get(i) != 0) {
+                    return q - n + i;
+                }
+            }
+            q -= n;
+        }
+        return -1;
+    }
+
     /**
      * @return whether a segment file whose header is not valid holds nothing a crash could not leave: zeros after
      *     where the header goes, and, in a file shorter than a header, zeros or the start of its header (a creation

@@ -52,6 +52,19 @@ class JournalRepairTest {
         return Journal.listSegments(tmp);
     }
 
+    /** @return the sequence after the last record before the first gap a repair cut, each record checked */
+    private long recordsBeforeGap() {
+        try (Journal j = Journal.open(tmp, options())) {
+            return j.firstSequence() + Payloads.readToGap(j, j.firstSequence(), MAX);
+        }
+    }
+
+    private long nextSequence() {
+        try (Journal j = Journal.open(tmp, options())) {
+            return j.nextSequence();
+        }
+    }
+
     /** @return the sequence after the last record of the journal, each record checked from its first sequence */
     private long intactRecords() {
         try (Journal j = Journal.open(tmp, options())) {
@@ -313,14 +326,21 @@ class JournalRepairTest {
         writeAt(last, 0, "XXXXXXXX".getBytes());
         List<String> done = new ArrayList<>();
         Journal.repair(tmp, done::add);
-        assertTrue(done.size() == 2 && done.get(0).startsWith("wrote the header of " + last)
-                && done.get(1).startsWith("cut " + last) && done.get(1).contains("synced mark"), done.toString());
+        assertTrue(done.size() == 4 && done.get(0).startsWith("wrote the header of " + last)
+                && done.get(1).startsWith("made ") && done.get(2).startsWith("cut " + last)
+                && done.get(2).contains("synced mark") && done.get(3).startsWith("the journal goes on at "),
+                done.toString());
         assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
+        // the records the truncation took were synced: their sequences are not handed out again
+        assertTrue(nextSequence() >= RECORDS, "next append after the cut: " + nextSequence());
     }
 
-    /** The only segment of a trimmed journal, header and first record damaged: emptied, its bytes kept aside. */
+    /**
+     * The only segment of a trimmed journal, header and first record damaged: replaced by an empty one past every record
+     * it can have held, its bytes kept aside.
+     */
     @Test
-    void aTrimmedJournalsOnlySegmentIsEmptiedUnderANewHeaderAndKeptAside() throws IOException {
+    void aTrimmedJournalsOnlySegmentIsReplacedByAnEmptyOneAndKeptAside() throws IOException {
         fill();
         long kept;
         try (Journal j = Journal.open(tmp, options())) {
@@ -332,11 +352,14 @@ class JournalRepairTest {
         byte[] damaged = Files.readAllBytes(only);
         List<String> done = new ArrayList<>();
         Journal.repair(tmp, done::add);
-        assertTrue(done.size() == 1 && done.getFirst().startsWith("cut " + only + " at offset 0, under a new empty"
-                + " header"), done.toString());
+        assertTrue(done.size() == 1 && done.getFirst().startsWith("cut " + only + " at offset 0: the journal goes on"
+                + " at sequence "), done.toString());
         assertArrayEquals(damaged, Files.readAllBytes(only.resolveSibling(only.getFileName() + ".cut")));
+        assertEquals(1, Journal.listSegments(tmp).size());
         try (Journal j = Journal.open(tmp, options())) {
-            assertEquals(kept, j.nextSequence(), "no sequence handed out again");
+            assertTrue(j.nextSequence() >= RECORDS && j.firstSequence() == j.nextSequence(),
+                    "no sequence handed out again (" + kept + " to " + (RECORDS - 1) + " were in it): "
+                            + j.nextSequence());
         }
     }
 
@@ -410,13 +433,16 @@ class JournalRepairTest {
 
         List<String> done = new ArrayList<>();
         Journal.repair(tmp, done::add);
-        assertTrue(done.getLast().startsWith("cut " + only + " at offset 0, under a new empty header"), done.toString());
+        assertTrue(done.getLast().startsWith("cut " + only + " at offset 0: the journal goes on at sequence "),
+                done.toString());
         assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
+        long next;
         try (Journal j = Journal.open(tmp, options())) {
-            assertEquals(0, j.nextSequence());
-            Payloads.append(j, 0, 20, MAX);
+            next = j.nextSequence();
+            assertTrue(next >= 100, "the next append takes " + next + ", which one of the 100 records had");
+            Payloads.append(j, next, next + 20, MAX);
         }
-        assertEquals(20, intactRecords());
+        assertEquals(next + 20, intactRecords());
     }
 
     /** The new segment replaces the old one with its permissions: a 0600 journal does not become readable to all. */
@@ -428,7 +454,11 @@ class JournalRepairTest {
         Files.setPosixFilePermissions(damaged, PosixFilePermissions.fromString("rw-------"));
         Journal.repair(tmp);
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(damaged)));
-        assertEquals(Format.parseName(damaged), intactRecords());
+        assertEquals(Format.parseName(damaged), recordsBeforeGap());
+        // the records after the damaged one stay, in a segment of their own, with the same permissions
+        Path rescued = tmp.resolve(Format.fileName(Format.parseName(damaged) + 1));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(rescued)));
+        assertEquals(RECORDS, nextSequence());
     }
 
     /** A segment that is a link: the file it names is cut, and the link still names it (a review of the cut). */
@@ -442,7 +472,8 @@ class JournalRepairTest {
         writeAt(real, Format.HEADER_SIZE + 4, new byte[] {0x7f});
         Journal.repair(tmp);
         assertTrue(Files.isSymbolicLink(damaged), "the link was replaced by a file");
-        assertEquals(Format.parseName(damaged), intactRecords());
+        assertEquals(Format.parseName(damaged), recordsBeforeGap());
+        assertEquals(RECORDS, nextSequence());
         assertFalse(Files.exists(elsewhere.resolve(damaged.getFileName() + ".tmp")));
     }
 

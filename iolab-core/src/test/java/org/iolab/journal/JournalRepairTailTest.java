@@ -1,0 +1,304 @@
+package org.iolab.journal;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.iolab.IolabException;
+import org.iolab.catalogue.Preallocation;
+import org.iolab.storage.Backend;
+import org.iolab.storage.Durability;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A repair that cuts records from the journal's last segment never lets the next appends take their sequences again.
+ * Those records were synced (below the synced mark, or in a sealed segment), so they may have been acknowledged and
+ * read: a consumer that saved "done up to sequence N" would skip a new record that took N, and a reader would see
+ * two records under one sequence. Before, the cut left the journal ending at the damage, and the next append took the
+ * first sequence cut.
+ */
+class JournalRepairTailTest {
+    private static final int MAX = 300;
+    private static final int RECORDS = 300;
+
+    @TempDir
+    Path tmp;
+
+    private static JournalOptions options(Backend backend) {
+        return JournalOptions.defaults().withBackend(backend).withSegmentSize(8192)
+                .withDurability(Durability.NONE).withPreallocation(Preallocation.NONE);
+    }
+
+    private static JournalOptions options() {
+        return options(Backend.DEFAULT);
+    }
+
+    private static List<Path> fill(Path dir) {
+        try (Journal j = Journal.open(dir, options())) {
+            Payloads.append(j, 0, RECORDS, MAX);
+        }
+        List<Path> files = Journal.listSegments(dir);
+        assertTrue(files.size() >= 3 && Frames.starts(files.getLast()).size() >= 4, files.toString());
+        return files;
+    }
+
+    /** @return every record from {@code from} on, each checked against the payload of its sequence */
+    private static List<Long> sequences(Journal j, long from) {
+        List<Long> seqs = new ArrayList<>();
+        j.read(from, (seq, payload) -> {
+            byte[] b = new byte[payload.remaining()];
+            payload.get(b);
+            assertArrayEquals(Payloads.of(seq, Payloads.size(seq, MAX)), b, "record " + seq);
+            seqs.add(seq);
+            return true;
+        });
+        return seqs;
+    }
+
+    private static List<Long> range(long from, long to) {
+        List<Long> r = new ArrayList<>();
+        for (long s = from; s < to; s++) {
+            r.add(s);
+        }
+        return r;
+    }
+
+    private static long nextSequence(Path dir) {
+        try (Journal j = Journal.open(dir, options())) {
+            return j.nextSequence();
+        }
+    }
+
+    /** @return the index of a record of {@code segment} after its first with a payload of at least 8 bytes */
+    private static int recordWithPayload(Path segment) {
+        long first = Format.parseName(segment);
+        for (int k = 1; k < Frames.starts(segment).size() - 1; k++) {
+            if (Payloads.size(first + k, MAX) >= 8) {
+                return k;
+            }
+        }
+        throw new AssertionError("no record with a payload in " + segment);
+    }
+
+    private static void flip(Path file, long at) throws IOException {
+        byte[] bytes = Files.readAllBytes(file);
+        Frames.writeAt(file, at, new byte[] {(byte) (bytes[(int) at] ^ 0x10)});
+    }
+
+    /**
+     * A flipped payload bit in the last segment costs its record: the records after it stay (in a segment of their
+     * own), and the next append takes the sequence after the last of them.
+     */
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void aFlippedPayloadBitInTheLastSegmentCostsItsRecordOnly(Backend backend) throws IOException {
+        Path last = fill(tmp).getLast();
+        int k = recordWithPayload(last);
+        long damaged = Format.parseName(last) + k;
+        flip(last, Frames.starts(last).get(k) + Format.FRAME_HEADER + 3);
+        List<String> done = new ArrayList<>();
+        Journal.repair(tmp, done::add);
+        VerifyReport after = Journal.verify(tmp);
+        assertTrue(after.ok() && after.problems().isEmpty(), after + " after " + done);
+        assertEquals(1, after.cut(), done.toString());
+        List<Long> expected = range(0, damaged);
+        expected.addAll(range(damaged + 1, RECORDS));
+        try (Journal j = Journal.open(tmp, options(backend))) {
+            assertEquals(expected, sequences(j, 0), done.toString());
+            assertEquals(RECORDS, j.nextSequence());
+            assertEquals(damaged + 1, sequences(j, damaged).getFirst(), "a read from the record cut");
+            assertEquals(RECORDS, j.append(Payloads.of(RECORDS, Payloads.size(RECORDS, MAX))));
+        }
+        try (Journal j = Journal.open(tmp, options(backend))) {
+            assertEquals(RECORDS, sequences(j, RECORDS - 1).getLast());
+        }
+    }
+
+    /**
+     * A zeroed page destroys record headers: how many records it held is lost, so the journal goes on past every
+     * record those bytes can have held (one per 16 bytes) and readers pass the gap.
+     */
+    @Test
+    void aZeroedRangeInTheLastSegmentSkipsEverySequenceItMayHaveHeld() throws IOException {
+        Path last = fill(tmp).getLast();
+        long start = Frames.starts(last).get(1);
+        Frames.writeAt(last, start, new byte[(int) (Frames.dataEnd(last) - start - 8)]);
+        List<String> done = new ArrayList<>();
+        Journal.repair(tmp, done::add);
+        VerifyReport after = Journal.verify(tmp);
+        assertTrue(after.ok() && after.problems().isEmpty(), after + " after " + done);
+        long next = nextSequence(tmp);
+        assertTrue(next >= RECORDS, "the next append takes " + next + " (" + RECORDS + " were appended): " + done);
+        long kept = Format.parseName(last) + 1;
+        assertEquals(next - kept, after.cut(), "the sequences verify counts as cut");
+        try (Journal j = Journal.open(tmp, options())) {
+            assertEquals(range(0, kept), sequences(j, 0));
+            assertEquals(next, j.append(Payloads.of(next, Payloads.size(next, MAX))));
+            List<Long> across = sequences(j, kept - 1);
+            assertEquals(List.of(kept - 1, next), across, "a read across the gap");
+        }
+    }
+
+    /**
+     * A record whose length was damaged to cover the records after it, and whose payload is damaged too: nothing
+     * follows where its length ends, which proves nothing about the records it swallowed. The count is bounded by the
+     * bytes, not taken as one record.
+     */
+    @Test
+    void aDamagedLengthThatSwallowsTheRecordsAfterItDoesNotShrinkTheCount() throws IOException {
+        Path last = fill(tmp).getLast();
+        int k = recordWithPayload(last);
+        long start = Frames.starts(last).get(k);
+        long end = Frames.dataEnd(last);
+        Frames.writeAt(last, start, ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN)
+                .putInt(0, (int) (end - start)).array());
+        flip(last, start + Format.FRAME_HEADER + 3);
+        List<String> done = new ArrayList<>();
+        Journal.repair(tmp, done::add);
+        assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp) + " after " + done);
+        long next = nextSequence(tmp);
+        assertTrue(next >= RECORDS, "the next append takes " + next + " (" + RECORDS + " were appended): " + done);
+    }
+
+    /** The journal's last segment, its header and first record destroyed: it goes aside, and its sequences stay taken. */
+    @Test
+    void aLastSegmentWithADamagedHeaderOverNoIntactRecordGoesAsideAndItsSequencesStayTaken() throws IOException {
+        List<Path> files = fill(tmp);
+        Path last = files.getLast();
+        byte[] original = Files.readAllBytes(last);
+        Frames.writeAt(last, 0, "XXXXXXXX".getBytes());
+        Frames.writeAt(last, Format.HEADER_SIZE, new byte[Format.FRAME_HEADER]);
+        List<String> done = new ArrayList<>();
+        Journal.repair(tmp, done::add);
+        VerifyReport after = Journal.verify(tmp);
+        assertTrue(after.ok() && after.problems().isEmpty(), after + " after " + done);
+        long next = nextSequence(tmp);
+        assertTrue(next >= RECORDS, "the next append takes " + next + ": " + done);
+        assertEquals(next - Format.parseName(last), after.cut(), done.toString());
+        try (Journal j = Journal.open(tmp, options())) {
+            assertEquals(range(0, Format.parseName(last)), sequences(j, 0));
+        }
+        byte[] aside = Files.readAllBytes(last.resolveSibling(last.getFileName() + ".cut"));
+        int from = Format.HEADER_SIZE + Format.FRAME_HEADER;
+        assertArrayEquals(java.util.Arrays.copyOfRange(original, from, original.length),
+                java.util.Arrays.copyOfRange(aside, from, aside.length), "its records' bytes are kept aside");
+    }
+
+    /**
+     * The only segment of a journal, its header and first record destroyed: the journal starts again past every record
+     * it can have held, at a new empty segment that carries the start marker, its bytes kept aside.
+     */
+    @Test
+    void anOnlySegmentWithADamagedHeaderRestartsPastItsRecords() throws IOException {
+        JournalOptions big = options().withSegmentSize(1 << 20);
+        try (Journal j = Journal.open(tmp, big)) {
+            Payloads.append(j, 0, 50, MAX);
+        }
+        Path only = Journal.listSegments(tmp).getFirst();
+        Frames.writeAt(only, 0, "XXXXXXXX".getBytes());
+        Frames.writeAt(only, Format.HEADER_SIZE, new byte[Format.FRAME_HEADER]);
+        List<String> done = new ArrayList<>();
+        Journal.repair(tmp, done::add);
+        VerifyReport after = Journal.verify(tmp);
+        assertTrue(after.ok() && after.problems().isEmpty(), after + " after " + done);
+        List<Path> files = Journal.listSegments(tmp);
+        assertEquals(1, files.size(), files.toString());
+        assertTrue(Files.exists(only.resolveSibling(only.getFileName() + ".cut")), "its bytes are kept aside");
+        try (Journal j = Journal.open(tmp, big)) {
+            assertTrue(j.firstSequence() >= 50 && j.nextSequence() == j.firstSequence(), j.firstSequence() + " "
+                    + j.nextSequence() + ": " + done);
+            long next = j.nextSequence();
+            assertEquals(next, j.append(Payloads.of(next, Payloads.size(next, MAX))));
+            assertEquals(List.of(next), sequences(j, j.firstSequence()));
+        }
+    }
+
+    /**
+     * A repair of the last segment stopped at any file open (a crash there) and run again: in between, an open either
+     * refuses the journal or goes on past the records cut; after, every record the damage did not touch is there and
+     * the next append takes no sequence the journal had.
+     */
+    @Test
+    void aRepairOfTheLastSegmentStoppedAtAnyStepNeverHandsOutASequenceAgain() throws IOException {
+        Path pristine = tmp.resolve("pristine");
+        Path last = fill(pristine).getLast();
+        int k = recordWithPayload(last);
+        long damaged = Format.parseName(last) + k;
+        long at = Frames.starts(last).get(k) + Format.FRAME_HEADER + 3;
+        long zeroFrom = Frames.starts(last).get(k);
+        int zeros = (int) (Frames.dataEnd(last) - zeroFrom - 8);
+        for (boolean rescue : new boolean[] {true, false}) {
+            int[] calls = {0};
+            Path counted = copy(pristine, tmp.resolve("counted-" + rescue));
+            damage(counted.resolve(last.getFileName()), rescue, at, zeroFrom, zeros);
+            Journal.repair(counted, what -> { }, (file, writable) -> {
+                calls[0]++;
+                return Backend.CHANNEL_HEAP.open(file, writable);
+            });
+            assertTrue(calls[0] >= 4, calls[0] + " opens");
+            for (int stop = 1; stop <= calls[0]; stop++) {
+                String what = (rescue ? "a flipped bit" : "a zeroed range") + ", stopped at open " + stop;
+                Path dir = copy(pristine, tmp.resolve("stop-" + rescue + "-" + stop));
+                damage(dir.resolve(last.getFileName()), rescue, at, zeroFrom, zeros);
+                int stopAt = stop;
+                int[] n = {0};
+                try {
+                    Journal.repair(dir, x -> { }, (file, writable) -> {
+                        if (++n[0] == stopAt) {
+                            throw new IllegalStateException("crash");
+                        }
+                        return Backend.CHANNEL_HEAP.open(file, writable);
+                    });
+                } catch (IllegalStateException | IolabException crash) {
+                    // stopped there
+                }
+                long between;
+                try {
+                    between = nextSequence(dir);
+                } catch (JournalCorruptedException refused) {
+                    between = Long.MAX_VALUE;
+                }
+                assertTrue(between >= RECORDS, what + ": an open before the second repair appends at " + between);
+                List<String> done = new ArrayList<>();
+                Journal.repair(dir, done::add);
+                VerifyReport after = Journal.verify(dir);
+                assertTrue(after.ok() && after.problems().isEmpty(), what + ": " + after + " after " + done);
+                long next = nextSequence(dir);
+                assertTrue(rescue ? next == RECORDS : next >= RECORDS, what + ": next append " + next + " " + done);
+                List<Long> expected = range(0, damaged);
+                if (rescue) {
+                    expected.addAll(range(damaged + 1, RECORDS));
+                }
+                try (Journal j = Journal.open(dir, options())) {
+                    assertEquals(expected, sequences(j, 0), what + ", then " + done);
+                }
+            }
+        }
+    }
+
+    private static void damage(Path segment, boolean flip, long at, long zeroFrom, int zeros) throws IOException {
+        if (flip) {
+            flip(segment, at);
+        } else {
+            Frames.writeAt(segment, zeroFrom, new byte[zeros]);
+        }
+    }
+
+    private static Path copy(Path from, Path to) throws IOException {
+        Files.createDirectories(to);
+        for (Path f : Journal.listSegments(from)) {
+            Files.copy(f, to.resolve(f.getFileName()));
+        }
+        return to;
+    }
+}
