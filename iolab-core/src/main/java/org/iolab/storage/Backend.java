@@ -17,11 +17,15 @@ import org.iolab.IolabException;
  * already written; on close the file's length is the logical {@link StorageFile#size()}. {@link #MAPPED} and
  * {@link #SEGMENT} preallocate in steps (1 MiB doubling up to 1 GiB) and trim the zero tail on close, so after a
  * crash their file may be longer than the last logical size, ending in zeros: formats on top must tolerate a
- * zero tail (the journal's and store's CRC framing does). A {@code FileChannel} is closed for every thread when a
- * thread is interrupted inside (or enters, with an interrupt pending) one of its I/O calls: every backend syncs
- * through one, and the {@code FileChannel} backends also read and write through it. The journal clears a pending
- * interrupt around its own calls and restores it after, but an interrupt that arrives during a call still closes
- * the file: do not interrupt threads while they read, write or sync.
+ * zero tail (the journal's and store's CRC framing does).
+ *
+ * <p>Interrupts: a {@code FileChannel} is closed for every thread when a thread is interrupted inside (or enters, with
+ * an interrupt pending) one of its calls. Every backend's channel opens the same file again when that happens and
+ * makes the call once more (a read, a write of the same bytes at the same place, a size, a map), with the caller's
+ * interrupt status kept, so an interrupted reader fails neither itself nor the others. A sync goes through a
+ * descriptor of its own that only the syncing thread uses; when its own interrupt stops it, whether it reached the
+ * device is unknown, so it fails (the journal and the store treat that as a failed sync), and the file stays usable.
+ * A file replaced by a rename since it was opened is not opened in its place: the call fails, saying to open it again.
  */
 public enum Backend {
     /** {@code RandomAccessFile} seek + read/write of a byte array. */

@@ -11,14 +11,15 @@ import org.iolab.os.WriteBehind;
  * from the caller go straight to the channel. The writer's buffer and the readers' buffer are separate, each
  * under its own lock, so readers do not wait for the writer (only for each other when they pass heap buffers).
  *
- * <p>Beware: a thread interrupted inside a {@code FileChannel} operation closes the channel for every thread.
+ * <p>A thread interrupted inside a {@code FileChannel} operation closes the channel for every thread: the file is then
+ * opened again and the call made once more ({@link ReopeningChannel}).
  */
 final class ChannelDirectStorage implements StorageFile {
     static final int CHUNK = 256 * 1024;
 
     private final Path path;
     private final boolean writable;
-    private final FileChannel channel;
+    private final ReopeningChannel channel;
     private final WriteBehind behind;
     private final ByteBuffer writeBuffer;
     private final ByteBuffer readBuffer = ByteBuffer.allocateDirect(CHUNK);
@@ -27,7 +28,7 @@ final class ChannelDirectStorage implements StorageFile {
         this.path = path;
         this.behind = new WriteBehind(path);
         this.writable = writable;
-        this.channel = Problems.openChannel(path, writable);
+        this.channel = Problems.open(path, writable);
         this.writeBuffer = writable ? ByteBuffer.allocateDirect(CHUNK) : null;
     }
 

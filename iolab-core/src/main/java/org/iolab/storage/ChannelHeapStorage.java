@@ -10,20 +10,20 @@ import org.iolab.os.WriteBehind;
  * included: the JDK then copies through its own temporary direct buffer). Positional I/O is thread-safe, so
  * readers run concurrently with the writer without a lock.
  *
- * <p>Beware: a thread interrupted inside a {@code FileChannel} operation closes the channel for every thread
- * (later calls fail with a message saying so); do not interrupt readers of this backend.
+ * <p>A thread interrupted inside a {@code FileChannel} operation closes the channel for every thread: the file is then
+ * opened again and the call made once more ({@link ReopeningChannel}).
  */
 final class ChannelHeapStorage implements StorageFile {
     private final Path path;
     private final boolean writable;
-    private final FileChannel channel;
+    private final ReopeningChannel channel;
     private final WriteBehind behind;
 
     ChannelHeapStorage(Path path, boolean writable) {
         this.path = path;
         this.behind = new WriteBehind(path);
         this.writable = writable;
-        this.channel = Problems.openChannel(path, writable);
+        this.channel = Problems.open(path, writable);
     }
 
     @Override

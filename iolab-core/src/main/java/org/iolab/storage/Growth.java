@@ -1,6 +1,5 @@
 package org.iolab.storage;
 
-import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import org.iolab.os.FileSpace;
 import org.iolab.os.NoSpaceException;
@@ -40,7 +39,7 @@ final class Growth {
      * @return the new length
      * @throws org.iolab.os.NoSpaceException when not even {@code needed} fits; nothing was written past the old end
      */
-    static long grow(FileChannel channel, Path file, long capacity, long needed) {
+    static long grow(ReopeningChannel channel, Path file, long capacity, long needed) {
         long target = next(capacity, needed);
         try {
             if (!FileSpace.reserve(file, capacity, target - capacity)) {

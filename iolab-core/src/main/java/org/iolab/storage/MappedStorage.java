@@ -33,7 +33,7 @@ final class MappedStorage implements StorageFile {
 
     private final Path path;
     private final boolean writable;
-    private final FileChannel channel;
+    private final ReopeningChannel channel;
     private final int shift;
     private final long window;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
@@ -69,7 +69,7 @@ final class MappedStorage implements StorageFile {
         this.writable = writable;
         this.shift = windowShift;
         this.window = 1L << windowShift;
-        this.channel = Problems.openChannel(path, writable);
+        this.channel = Problems.open(path, writable);
         try {
             long length = Problems.size(channel, path);
             remap(length);
@@ -91,7 +91,7 @@ final class MappedStorage implements StorageFile {
             long start = (long) i << shift;
             long len = Math.min(window, length - start);
             try {
-                next[i] = channel.map(mode, start, len);
+                next[i] = channel.call(c -> c.map(mode, start, len));
             } catch (IOException e) {
                 throw Problems.io("map " + len + " bytes", path, start, e);
             }

@@ -32,7 +32,8 @@ final class Problems {
     static IolabException io(String what, Path file, long position, IOException cause) {
         if (cause instanceof ClosedChannelException) {
             return new IolabException("cannot " + what + " at offset " + position + " of " + file
-                    + ": its channel is closed (closed, or a thread was interrupted during I/O); open it again",
+                    + ": its channel is closed (closed, replaced, or a thread was interrupted during a sync); open it"
+                    + " again",
                     cause);
         }
         String hint = IolabException.hint(cause);
@@ -54,6 +55,10 @@ final class Problems {
         }
     }
 
+    static ReopeningChannel open(Path file, boolean writable) {
+        return new ReopeningChannel(file, writable);
+    }
+
     static FileChannel openChannel(Path file, boolean writable) {
         try {
             return writable
@@ -66,7 +71,7 @@ final class Problems {
     }
 
     /** Positional read of all of {@code dst}; fails (without a partial result) when the file is too short. */
-    static void readFully(FileChannel channel, Path file, long position, ByteBuffer dst) {
+    static void readFully(ReopeningChannel channel, Path file, long position, ByteBuffer dst) {
         int length = dst.remaining();
         long size = size(channel, file);
         if (position > size - length) {
@@ -78,12 +83,15 @@ final class Problems {
     }
 
     /** {@link StorageFile#readPresent}: reads until {@code dst} is full or the file ends. */
-    static int readPresent(FileChannel channel, Path file, long position, ByteBuffer dst) {
+    static int readPresent(ReopeningChannel channel, Path file, long position, ByteBuffer dst) {
         checkPosition(file, position, dst.remaining());
         int total = 0;
         try {
             while (dst.hasRemaining()) {
-                int n = channel.read(dst, position + total);
+                // made again after an interrupt: from where this read began (the interrupted one may have moved it)
+                int from = dst.position();
+                long at = position + total;
+                int n = channel.call(c -> c.read(dst.position(from), at));
                 if (n < 0) {
                     break;
                 }
@@ -95,12 +103,15 @@ final class Problems {
         return total;
     }
 
-    static void writeFully(FileChannel channel, Path file, long position, ByteBuffer src) {
+    static void writeFully(ReopeningChannel channel, Path file, long position, ByteBuffer src) {
         int length = src.remaining();
         try {
             long at = position;
             while (src.hasRemaining()) {
-                at += channel.write(src, at);
+                // made again after an interrupt: the same bytes at the same place
+                int from = src.position();
+                long to = at;
+                at += channel.call(c -> c.write(src.position(from), to));
             }
         } catch (IOException e) {
             throw writeFailed(file, position, length, e);
@@ -136,7 +147,7 @@ final class Problems {
         return full != null ? full : io("write " + length + " bytes", file, position, cause);
     }
 
-    static void force(FileChannel channel, Path file, boolean metadata) {
+    static void force(ReopeningChannel channel, Path file, boolean metadata) {
         try {
             channel.force(metadata);
         } catch (IOException e) {
@@ -144,32 +155,35 @@ final class Problems {
         }
     }
 
-    static long size(FileChannel channel, Path file) {
+    static long size(ReopeningChannel channel, Path file) {
         try {
-            return channel.size();
+            return channel.call(FileChannel::size);
         } catch (IOException e) {
             throw io("get the size", file, 0, e);
         }
     }
 
     /** Sets the channel's file length exactly (extending writes one zero byte at the new end: sparse). */
-    static void setLength(FileChannel channel, Path file, long size) {
+    static void setLength(ReopeningChannel channel, Path file, long size) {
         try {
-            long current = channel.size();
-            if (size < current) {
-                channel.truncate(size);
-            } else if (size > current) {
-                ByteBuffer zero = ByteBuffer.allocate(1);
-                while (zero.hasRemaining()) {
-                    channel.write(zero, size - 1);
+            channel.call(c -> {
+                long current = c.size();
+                if (size < current) {
+                    c.truncate(size);
+                } else if (size > current) {
+                    ByteBuffer zero = ByteBuffer.allocate(1);
+                    while (zero.hasRemaining()) {
+                        c.write(zero, size - 1);
+                    }
                 }
-            }
+                return null;
+            });
         } catch (IOException e) {
             throw io("set the length to " + size, file, size, e);
         }
     }
 
-    static void close(FileChannel channel, Path file) {
+    static void close(ReopeningChannel channel, Path file) {
         try {
             channel.close();
         } catch (IOException e) {

@@ -11,8 +11,9 @@ import org.iolab.os.WriteBehind;
  * {@link RandomAccessFile}: {@code seek} then {@code read}/{@code write} of a {@code byte[]}. Heap buffers with
  * an accessible array are used directly; other buffers go through one reusable 64 KiB staging array. The file
  * pointer is shared state, so every call holds this object's monitor: readers serialize with each other and
- * with the writer (the price of this backend). Its reads and writes ignore interrupts, but its syncs go through the
- * file's {@code FileChannel}, which an interrupt closes (and the file with it), as for the other backends.
+ * with the writer (the price of this backend). Its reads and writes ignore interrupts; its data syncs go through a
+ * {@link ReopeningChannel} of their own, which an interrupt during a sync does not close for good (that sync counts as
+ * failed) and which never closes the file.
  */
 final class RafStorage implements StorageFile {
     private static final int STAGING = 64 * 1024;
@@ -22,6 +23,13 @@ final class RafStorage implements StorageFile {
     private final RandomAccessFile file;
     private final WriteBehind behind;
     private final byte[] staging = new byte[STAGING];
+    /**
+     * For {@code fdatasync}, opened at the first (the file's own channel would close the file on an interrupt); a
+     * descriptor opened after a write-back error nobody was told of yet is told of it. Guarded by this object.
+     */
+    private ReopeningChannel syncs;
+    /** The identity of the file it opened: the syncs' descriptor must be on the same. */
+    private final Object identity;
 
     RafStorage(Path path, boolean writable) {
         this.path = path;
@@ -32,6 +40,7 @@ final class RafStorage implements StorageFile {
         } catch (IOException e) {
             throw IolabException.io(writable ? "open for writing" : "open for reading", path, e);
         }
+        this.identity = ReopeningChannel.identityOf(path);
     }
 
     @Override
@@ -103,7 +112,15 @@ final class RafStorage implements StorageFile {
             if (metadata) {
                 file.getFD().sync();
             } else {
-                file.getChannel().force(false);
+                if (syncs == null) {
+                    ReopeningChannel s = Problems.open(path, false);
+                    if (!java.util.Objects.equals(s.identity(), identity)) {
+                        Problems.close(s, path);
+                        throw new java.nio.channels.ClosedChannelException(); // replaced by a rename since
+                    }
+                    syncs = s;
+                }
+                Problems.force(syncs, path, false);
             }
         } catch (IOException e) {
             throw Problems.io("sync", path, 0, e);
@@ -135,6 +152,10 @@ final class RafStorage implements StorageFile {
             file.close();
         } catch (IOException e) {
             throw IolabException.io("close", path, e);
+        } finally {
+            if (syncs != null) {
+                Problems.close(syncs, path);
+            }
         }
     }
 

@@ -37,7 +37,7 @@ final class SegmentStorage implements StorageFile {
     private final Path path;
     private final WriteBehind behind;
     private final boolean writable;
-    private final FileChannel channel;
+    private final ReopeningChannel channel;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     /** Guarded by {@link #lock}; null while the capacity is 0. */
     private Arena arena;
@@ -62,7 +62,7 @@ final class SegmentStorage implements StorageFile {
         this.behind = new WriteBehind(path);
         this.throughFile = new DescriptorWriter(path);
         this.writable = writable;
-        this.channel = Problems.openChannel(path, writable);
+        this.channel = Problems.open(path, writable);
         try {
             long length = Problems.size(channel, path);
             for (int attempt = 1; ; attempt++) {
@@ -93,8 +93,9 @@ final class SegmentStorage implements StorageFile {
         if (length > 0) {
             fresh = Arena.ofShared();
             try {
-                mapped = channel.map(writable ? FileChannel.MapMode.READ_WRITE : FileChannel.MapMode.READ_ONLY, 0,
-                        length, fresh);
+                Arena in = fresh;
+                mapped = channel.call(c -> c.map(writable ? FileChannel.MapMode.READ_WRITE
+                        : FileChannel.MapMode.READ_ONLY, 0, length, in));
             } catch (IOException e) {
                 fresh.close();
                 throw Problems.io("map " + length + " bytes", path, 0, e); // the old mapping stays
@@ -263,18 +264,19 @@ final class SegmentStorage implements StorageFile {
             for (int attempt = 1; ; attempt++) {
                 // no further than the file's end now: a writer may have cut the file's zero tail since this file was
                 // opened (a read-only channel cannot map past the end)
-                length = Math.min(Math.min(capacity, LENT_MAX), channel.size());
+                length = Math.min(Math.min(capacity, LENT_MAX), channel.call(FileChannel::size));
                 if (length <= 0) {
                     return null;
                 }
                 try {
                     if (lent == null || lent.capacity() != length) {
-                        lent = channel.map(FileChannel.MapMode.READ_ONLY, 0, length);
+                        long n = length;
+                        lent = channel.call(c -> c.map(FileChannel.MapMode.READ_ONLY, 0, n));
                     }
                     return lent.asReadOnlyBuffer();
                 } catch (IOException e) {
                     // the writer cut the tail between the size and the map (a seal): map what is left
-                    if (attempt >= 5 || channel.size() >= length) {
+                    if (attempt >= 5 || channel.call(FileChannel::size) >= length) {
                         throw e;
                     }
                 }

@@ -2558,8 +2558,8 @@ public final class Store implements AutoCloseable {
      * journal's do: a {@code FileChannel} call entered with an interrupt pending closes the file for every thread, so a
      * cancelled task that kept its interrupt status (or a reader thread's get) failed the store until it was opened
      * again, and its close threw (found by a review of the library's API). An interrupt that arrives while a call is
-     * inside a file operation still closes the channel (the backends that read through a channel then fail the
-     * store; see {@link org.iolab.storage.Backend}).
+     * inside a file operation closes the channel, which the backends open again ({@link org.iolab.storage.Backend});
+     * only a sync that the syncing thread's own interrupt stops fails (its result is unknown).
      *
      * @param interrupted what {@code Thread.interrupted()} returned on entry
      */

@@ -87,4 +87,88 @@ class StoreInterruptTest {
             interrupted(() -> assertTrue(Store.verify(f).ok()));
         }
     }
+
+    /**
+     * Reader threads interrupted at random while they get (cancelled requests) and a writer that puts and syncs: an
+     * interrupt inside a file call used to close the data file's channel for every thread, failing the writer's next
+     * put or sync and the other readers. Now nobody fails, every get returns a value the writer put, and the store
+     * holds every put after a reopen.
+     */
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void readersInterruptedDuringGetsFailNeitherTheWriterNorEachOther(Backend backend) throws Exception {
+        for (Durability d : new Durability[] {Durability.NONE, Durability.BATCH}) {
+            Path f = tmp.resolve(backend.label() + "-" + d + ".store");
+            StoreOptions o = StoreOptions.defaults().withBackend(backend).withDurability(d);
+            int keys = 500;
+            int rounds;
+            java.util.concurrent.ConcurrentLinkedQueue<Throwable> failures =
+                    new java.util.concurrent.ConcurrentLinkedQueue<>();
+            java.util.concurrent.atomic.AtomicLong kept = new java.util.concurrent.atomic.AtomicLong();
+            try (Store store = Store.open(f, o)) {
+                for (int i = 0; i < keys; i++) {
+                    store.put(b("k" + i), value(i, 0));
+                }
+                java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+                java.util.List<Thread> readers = new java.util.ArrayList<>();
+                for (int r = 0; r < 3; r++) {
+                    int seed = r;
+                    readers.add(Thread.ofPlatform().start(() -> {
+                        int i = seed;
+                        while (!stop.get()) {
+                            i = (i * 31 + 7) % keys;
+                            try {
+                                byte[] v = store.get(b("k" + i));
+                                if (v == null || ByteBuffer.wrap(v).getInt(0) != i) {
+                                    throw new AssertionError("k" + i + ": " + (v == null ? "absent" : "another value"));
+                                }
+                            } catch (Throwable t) {
+                                failures.add(t);
+                                return;
+                            }
+                            if (Thread.interrupted()) {
+                                kept.incrementAndGet();
+                            }
+                        }
+                    }));
+                }
+                Thread interrupter = Thread.ofPlatform().start(() -> {
+                    java.util.SplittableRandom rnd = new java.util.SplittableRandom(7);
+                    while (!stop.get()) {
+                        readers.get(rnd.nextInt(readers.size())).interrupt();
+                        java.util.concurrent.locks.LockSupport.parkNanos(10_000 + rnd.nextInt(100_000));
+                    }
+                });
+                rounds = 0;
+                long until = System.nanoTime() + 700_000_000L;
+                try {
+                    while (System.nanoTime() < until && failures.isEmpty()) {
+                        rounds++;
+                        for (int i = 0; i < keys; i++) {
+                            store.put(b("k" + i), value(i, rounds));
+                        }
+                        store.sync();
+                    }
+                } finally {
+                    stop.set(true);
+                    interrupter.join();
+                    for (Thread t : readers) {
+                        t.join();
+                    }
+                }
+            }
+            assertTrue(failures.isEmpty(), backend + " " + d + ": " + failures.peek());
+            assertTrue(kept.get() > 0, "no get was interrupted (the test proves nothing)");
+            assertFalse(Files.exists(Store.failedOf(f)), "no failed-sync note");
+            try (Store again = Store.open(f, o)) {
+                for (int i = 0; i < keys; i++) {
+                    assertArrayEquals(value(i, rounds), again.get(b("k" + i)), "k" + i);
+                }
+            }
+        }
+    }
+
+    private static byte[] value(int key, int round) {
+        return ByteBuffer.allocate(300).putInt(0, key).putInt(4, round).array();
+    }
 }
