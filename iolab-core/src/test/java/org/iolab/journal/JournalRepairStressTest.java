@@ -94,7 +94,10 @@ class JournalRepairStressTest {
         /** Sequences whose file some damage touched (they may be lost). */
         final Set<Long> touched = new HashSet<>();
         long maxAcked = -1;
-        /** Whether a truncation left a last segment no longer than its header (maybe an interrupted creation). */
+        /**
+         * Whether a damage left the last segment without the means to tell its synced records: no longer than its
+         * header (maybe an interrupted creation), or with its synced mark damaged.
+         */
         boolean shortLast;
         final StringBuilder log = new StringBuilder();
 
@@ -276,6 +279,12 @@ class JournalRepairStressTest {
                         Frames.writeAt(f, at + i, new byte[] {(byte) (b[(int) (at + i)] ^ (1 + rnd.nextInt(255)))});
                     }
                     note("damage: flip " + k + " bytes at " + at + " of " + f.getFileName());
+                    if (f.equals(segs.getLast()) && at < Format.MARK_OFFSET + Format.MARK_SIZE
+                            && at + k > Format.MARK_OFFSET) {
+                        // the synced mark lost: the records it covered read as a torn tail, which the open cuts (and
+                        // hands their sequences out again), as after a crash; no format can tell
+                        shortLast = true;
+                    }
                 }
                 case 1 -> { // zero a range
                     long at = HEADER + rnd.nextLong(Math.max(1, dataEnd - HEADER));
