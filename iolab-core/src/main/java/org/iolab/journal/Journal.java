@@ -1155,14 +1155,15 @@ public final class Journal implements AutoCloseable {
                     try (StorageFile f = opener.open(file, false)) {
                         size = f.size();
                         // the records it held may have been acknowledged, and read: the journal goes on past them
-                        restart = bound(f, Format.readHeader(f), nameSeq, Format.HEADER_SIZE, nameSeq);
+                        restart = restartAfter(dir, f, nameSeq);
                     }
                     // the damaged header's capacity cannot be trusted: the file's own size, as a small segment that the
                     // next roll leaves for one of the configured size
                     long capacity = Math.max(4096, Format.align(size));
-                    Path restarted = dir.resolve(Format.fileName(restart));
-                    if (restart > nameSeq && !occupied(restarted)
-                            && !occupied(restarted.resolveSibling(restarted.getFileName() + ".tmp"))) {
+                    Path restarted = restart > nameSeq
+                            ? free(dir, restart, FailedSync.read(dir) == restart ? 1 : 64) : null;
+                    if (restarted != null) {
+                        restart = Format.parseName(restarted);
                         // a new empty segment that starts the journal, then the damaged one goes (its bytes are kept
                         // aside): a crash between leaves it before the new start, which the next open deletes
                         writeSegment(opener, file, 0, 0, restarted, capacity, false, false,
@@ -1210,8 +1211,19 @@ public final class Journal implements AutoCloseable {
                                     Format.syncedMark(header, nameSeq, header.getLong(24)));
                         }
                         successor = tailAfterCut(dir, opener, file, first.offset(), gapStart, last, done);
-                        if (last != null && last[3] > last[1]) {
-                            run = last;
+                        if (successor != null && last != null && last[3] > last[1]) {
+                            // under a failed sync's note the run ends before the noted record (the open that applies
+                            // the note would cut the rest); with no successor (no free name) nothing is rescued: a
+                            // sealed segment after an unsealed cut one would be deleted by the next open
+                            long end = Format.parseName(successor);
+                            if (end >= last[3]) {
+                                run = last;
+                            } else if (end > last[1]) {
+                                try (StorageFile f = opener.open(file, false)) {
+                                    run = new long[] {last[0], last[1], RunFinder.offsetOf(f, last[0], last[1], end),
+                                        end};
+                                }
+                            }
                         }
                         counted = run != null;
                     }
@@ -1317,43 +1329,66 @@ public final class Journal implements AutoCloseable {
      * is intact and a run of intact records ends the data ({@code last}, from {@link RunFinder#findLast}: the first
      * one's sequence, under its CRC, says the damaged record was one); otherwise an upper
      * bound, one record per {@value Format#FRAME_HEADER} bytes (the smallest frame) from the damage to the end of the
-     * data or the synced mark, whichever is later. Records that were in the torn tail past both cannot be counted; a
-     * crash leaves those too. The cut then goes on as before a successor: the segment sealed, the gap marked, and a
-     * writer appends in the new segment. A crash before the cut leaves the damage in place followed by an unmarked gap,
-     * which the next repair cuts and marks.
+     * data or the synced mark, whichever is later (to the file's end in a sealed segment, whose every record was
+     * synced). Records that were in the torn tail past both cannot be counted; a crash leaves those too. Under a failed
+     * sync's note the name is the note's sequence: every record before it was synced, none after it was (the open that
+     * applies the note cuts there, and deletes a segment named past it). The cut then goes on as before a successor:
+     * the segment sealed, the gap marked, and a writer appends in the new segment. A crash before the cut leaves the
+     * damage in place followed by an unmarked gap, which the next repair cuts and marks.
      *
-     * @return the new last segment, or null when a folder or link has its name (the journal goes on at the cut then)
+     * @return the new last segment, or null when no name is free for it (the journal goes on at the cut then)
      */
     private static Path tailAfterCut(Path dir, StorageOpener opener, Path file, long damage, long gapStart, long[] last,
             Consumer<String> done) throws IOException {
         long nameSeq = Format.parseName(file);
         long next;
         long capacity;
+        boolean exact = last != null && last[3] > last[1];
         try (StorageFile f = opener.open(file, false)) {
             ByteBuffer header = Format.readHeader(f);
             capacity = header.getLong(24); // checked: the damage is past the header
             // an empty run proves nothing about the damaged record's extent: a damaged length may have swallowed
             // records (a run of records after it does: the first one's sequence, under its CRC, is the next)
-            next = last != null && last[3] > last[1] ? last[3]
-                    : Math.max(gapStart + 1, bound(f, header, nameSeq, damage, gapStart));
+            next = exact ? last[3] : Math.max(gapStart + 1, bound(f, header, nameSeq, damage, gapStart,
+                    Format.sealed(header, nameSeq)));
         }
-        Path tail = dir.resolve(Format.fileName(next));
-        if (occupied(tail) || occupied(tail.resolveSibling(tail.getFileName() + ".tmp"))) {
+        long noted = FailedSync.read(dir);
+        boolean underNote = noted > gapStart;
+        Path tail = underNote ? free(dir, noted, 1) : free(dir, next, 64);
+        if (tail == null) {
             return null;
         }
+        next = Format.parseName(tail);
         writeSegment(opener, file, 0, 0, tail, capacity, false, false, null);
         done.accept("made " + tail + ", an empty segment after the cut, so that the next append takes sequence " + next
-                + (last != null && last[3] > last[1] ? " (the intact records after the damage end at " + (next - 1) + ")"
+                + (underNote ? " (a failed sync's note says the records before it were synced)"
+                        : exact ? " (the intact records after the damage end at " + (next - 1) + ")"
                         : ", past every record the damage may have held (one per " + Format.FRAME_HEADER
                                 + " bytes; the count was lost with the records' headers)"));
         return tail;
     }
 
     /**
+     * @return the segment path of the first of {@code tries} sequences from {@code seq} on whose name nothing holds
+     *     (a folder or link named like a segment, or its {@code .tmp}), or null
+     */
+    private static Path free(Path dir, long seq, int tries) {
+        for (long s = seq; s >= 0 && s - seq < tries; s++) {
+            Path p = dir.resolve(Format.fileName(s));
+            // a .tmp file an interrupted repair left is replaced by the write; a folder or link is not
+            if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS) && !occupied(p.resolveSibling(p.getFileName() + ".tmp"))) {
+                return p;
+            }
+        }
+        return null;
+    }
+
+    /**
      * The journal's last segment, its header damaged over no intact record, is about to go aside: as in {@link
-     * #tailAfterCut}, an empty segment is made first, named past every record it can have held, so that the next
-     * appends do not hand their sequences out again. The gap it leaves after the segment before is then cut and
-     * marked by the next check (a crash before that leaves the unmarked gap, which the next repair marks).
+     * #tailAfterCut}, an empty segment is made first, named past every record it can have held (or at a failed sync's
+     * note), so that the next appends do not hand their sequences out again. The gap it leaves after the segment before
+     * is then cut and marked by the next check (a crash before that leaves the unmarked gap, which the next repair
+     * marks).
      */
     private static void tailAfterLoss(Path dir, StorageOpener opener, Path file, Consumer<String> done)
             throws IOException {
@@ -1361,15 +1396,26 @@ public final class Journal implements AutoCloseable {
         long next;
         long capacity;
         try (StorageFile f = opener.open(file, false)) {
-            next = bound(f, Format.readHeader(f), nameSeq, Format.HEADER_SIZE, nameSeq);
+            next = restartAfter(dir, f, nameSeq);
             capacity = Math.max(4096, Format.align(f.size()));
         }
-        Path tail = dir.resolve(Format.fileName(next));
-        if (next > nameSeq && !occupied(tail) && !occupied(tail.resolveSibling(tail.getFileName() + ".tmp"))) {
+        Path tail = next > nameSeq ? free(dir, next, FailedSync.read(dir) == next ? 1 : 64) : null;
+        if (tail != null) {
             writeSegment(opener, file, 0, 0, tail, capacity, false, false, null);
-            done.accept("made " + tail + ", an empty segment, so that the next append takes sequence " + next
-                    + ", past every record " + file + " may have held (one per " + Format.FRAME_HEADER + " bytes)");
+            done.accept("made " + tail + ", an empty segment, so that the next append takes sequence "
+                    + Format.parseName(tail) + ", past every record " + file + " may have held (one per "
+                    + Format.FRAME_HEADER + " bytes)");
         }
+    }
+
+    /**
+     * @param f a segment whose header is damaged, the journal's last
+     * @return the sequence the journal goes on at when it goes: past every record it can have held ({@link #bound}
+     *     from its header's end), or a failed sync's note past its name
+     */
+    private static long restartAfter(Path dir, StorageFile f, long nameSeq) {
+        long noted = FailedSync.read(dir);
+        return noted > nameSeq ? noted : bound(f, Format.readHeader(f), nameSeq, Format.HEADER_SIZE, nameSeq, false);
     }
 
     /**
@@ -1377,14 +1423,21 @@ public final class Journal implements AutoCloseable {
      * @param header its header bytes (the checked part may be damaged), or null
      * @param from where its records are lost from
      * @param seq the sequence of the first record lost
+     * @param sealed whether it is sealed: every record in it was synced, to the file's end
      * @return the sequence after the last record that segment {@code f} can have held from {@code from} on: one per
      *     {@value Format#FRAME_HEADER} bytes (the smallest frame) up to its last non-zero byte or its synced mark,
-     *     whichever is later (records past both are a torn tail a crash leaves too: an open would cut them)
+     *     whichever is later (records past both are a torn tail a crash leaves too: an open would cut them), or its end
+     *     when sealed; at most {@code Long.MAX_VALUE}
      */
-    private static long bound(StorageFile f, ByteBuffer header, long nameSeq, long from, long seq) {
+    private static long bound(StorageFile f, ByteBuffer header, long nameSeq, long from, long seq, boolean sealed) {
         long mark = header == null ? Format.HEADER_SIZE : Format.syncedMark(header, nameSeq, Format.MAX_CAPACITY);
-        long reach = Math.max(Verifier.lastNonZero(f, from, f.size()) + 1, mark);
-        return seq + Math.ceilDiv(Math.max(0, reach - from), (long) Format.FRAME_HEADER);
+        long size = f.size();
+        long reach = Math.max(Verifier.lastNonZero(f, from, size) + 1, mark);
+        if (sealed) {
+            reach = Math.max(reach, Math.min(size, header.getLong(24)));
+        }
+        long n = Math.ceilDiv(Math.max(0, reach - from), (long) Format.FRAME_HEADER);
+        return seq > Long.MAX_VALUE - n ? Long.MAX_VALUE : seq + n;
     }
 
     /**

@@ -118,6 +118,21 @@ final class RunFinder {
     }
 
     /**
+     * @param file a segment
+     * @param p the offset of a record of a run {@link #findLast} found
+     * @param seq its sequence
+     * @param target a later sequence of the run
+     * @return the offset of record {@code target}, walked by the run's lengths (checked when the run was found)
+     */
+    static long offsetOf(StorageFile file, long p, long seq, long target) {
+        RunFinder r = new RunFinder(file, -1);
+        for (long s = seq; s < target; s++) {
+            p += Format.align(r.intAt(p));
+        }
+        return p;
+    }
+
+    /**
      * The CRC does not cover a frame's length, so a flipped length bit leaves a header that looks intact and points
      * elsewhere, into the record's own payload for one (where an image of the next frame may lie: a fifth review had
      * it rescued as that record). Checks whether the damaged record's stored CRC holds over its sequence and payload

@@ -10,6 +10,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.iolab.IolabException;
 import org.iolab.catalogue.Preallocation;
@@ -283,6 +284,216 @@ class JournalRepairTailTest {
                     assertEquals(expected, sequences(j, 0), what + ", then " + done);
                 }
             }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------ a review's cases
+
+    private static List<Long> sequences(Path dir) {
+        List<Long> seqs = new ArrayList<>();
+        try (Journal j = Journal.open(dir, options())) {
+            j.read(0, (seq, payload) -> seqs.add(seq));
+        }
+        return seqs;
+    }
+
+    /**
+     * A failed sync's note says a completed sync covered every record before 300; the mark lagged; the last segment's
+     * records from its second on are zeroed but for the data's last 8 bytes. The bound (533) overshoots the note, and
+     * the open that applies the note deletes the new tail as "made after the last completed force".
+     */
+    @Test
+    void aFailedSyncNoteBelowTheBoundMakesTheOpenDeleteTheNewTail() throws IOException {
+        Path last = fill(tmp).getLast();
+        SyncedMarks.set(last, Format.HEADER_SIZE);
+        FailedSync.record(tmp, RECORDS);
+        long from = Frames.starts(last).get(1);
+        Frames.writeAt(last, from, new byte[(int) (Frames.dataEnd(last) - from - 8)]);
+        VerifyReport before = Journal.verify(tmp);
+        assertTrue(!before.ok(), before.toString());
+        List<String> done = new ArrayList<>();
+        Journal.repair(tmp, done::add);
+        VerifyReport after = Journal.verify(tmp);
+        assertTrue(after.ok(), after + " after " + done);
+        long next = nextSequence(tmp);
+        assertTrue(next >= RECORDS, "the next append takes " + next + ": " + done);
+    }
+
+    /**
+     * A folder has the name of the new tail segment: the rescued records are written sealed after an unsealed cut
+     * segment, with no gap marker, and the next open deletes them.
+     */
+    @Test
+    void aFolderWithTheTailsNameLosesTheRescuedRecordsAndReusesSequences() throws IOException {
+        Path last = fill(tmp).getLast();
+        long first = Format.parseName(last);
+        int k = 1;
+        while (Payloads.size(first + k, MAX) < 8) {
+            k++;
+        }
+        long damaged = first + k;
+        long at = Frames.starts(last).get(k) + Format.FRAME_HEADER + 3;
+        byte[] b = Files.readAllBytes(last);
+        Frames.writeAt(last, at, new byte[] {(byte) (b[(int) at] ^ 0x10)});
+        Files.createDirectory(tmp.resolve(Format.fileName(RECORDS)));
+        List<String> done = new ArrayList<>();
+        Journal.repair(tmp, done::add);
+        VerifyReport after = Journal.verify(tmp);
+        List<Long> seqs = sequences(tmp); // the writable open
+        long next = nextSequence(tmp);
+        assertTrue(next >= RECORDS, "the next append takes " + next + "; verify said " + after + " after " + done);
+        assertEquals(RECORDS - 1, seqs.size(), "only the damaged record " + damaged + " is lost: " + done);
+        assertTrue(after.ok() && after.problems().isEmpty(), after + " after " + done);
+    }
+
+    /** A sealed last segment (a roll whose next segment could not be made): every record in it was synced. */
+    @Test
+    void aSealedLastSegmentsLostRecordsStayTaken() throws IOException {
+        Path last = fill(tmp).getLast();
+        Frames.writeAt(last, Format.SEAL_OFFSET, Format.sealMarker(Format.parseName(last)).array());
+        // as a roll leaves a segment it sealed: no synced mark (the sealed segments of fill() all read 64)
+        SyncedMarks.set(last, Format.HEADER_SIZE);
+        long from = Frames.starts(last).get(1);
+        long end = Frames.dataEnd(last);
+        byte[] garbage = new byte[Format.FRAME_HEADER];
+        Arrays.fill(garbage, (byte) 0xFF);
+        Frames.writeAt(last, from, new byte[(int) (end - from)]);
+        Frames.writeAt(last, from, garbage);
+        VerifyReport before = Journal.verify(tmp);
+        assertTrue(!before.ok(), before.toString());
+        List<String> done = new ArrayList<>();
+        Journal.repair(tmp, done::add);
+        VerifyReport after = Journal.verify(tmp);
+        assertTrue(after.ok(), after + " after " + done);
+        long next = nextSequence(tmp);
+        assertTrue(next >= RECORDS, "the next append takes " + next + ", the sealed segment held records up to "
+                + (RECORDS - 1) + ": " + done);
+    }
+
+    /** A journal near Long.MAX: the bound overflows. */
+    @Test
+    void theBoundDoesNotOverflowNearLongMax() throws IOException {
+        long s = Long.MAX_VALUE - 60;
+        Path seg = tmp.resolve(Format.fileName(s));
+        int n = 50;
+        ByteBuffer file = ByteBuffer.allocate(8192).order(ByteOrder.LITTLE_ENDIAN);
+        file.put(0, Format.header(s, 8192), 0, Format.HEADER_SIZE);
+        file.put(Format.START_OFFSET, Format.startMarker(s), 0, 4);
+        int p = Format.HEADER_SIZE;
+        for (int i = 0; i < n; i++) {
+            byte[] fr = Frames.frame(s + i, Payloads.of(s + i, 16));
+            file.put(p, fr);
+            p += fr.length;
+        }
+        file.put(Format.MARK_OFFSET, Format.syncedMark(s, p), 0, Format.MARK_SIZE);
+        Files.write(seg, file.array());
+        assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
+        assertEquals(s + n, nextSequence(tmp));
+        // damage: record 1 on destroyed, the last 8 bytes of data left
+        long from = Format.HEADER_SIZE + 32;
+        Frames.writeAt(seg, from, new byte[(int) (p - from - 8)]);
+        List<String> done = new ArrayList<>();
+        Journal.repair(tmp, done::add);
+        VerifyReport after = Journal.verify(tmp);
+        assertTrue(after.ok(), after + " after " + done);
+        long next = nextSequence(tmp);
+        assertTrue(next >= s + n, "the next append takes " + next + ", records up to " + (s + n - 1)
+                + " were synced: " + done);
+    }
+
+    /** The only segment near Long.MAX, header and first record destroyed: the restart overflows. */
+    @Test
+    void theOnlySegmentsRestartDoesNotOverflowNearLongMax() throws IOException {
+        long s = Long.MAX_VALUE - 60;
+        Path seg = tmp.resolve(Format.fileName(s));
+        int n = 50;
+        ByteBuffer file = ByteBuffer.allocate(8192).order(ByteOrder.LITTLE_ENDIAN);
+        file.put(0, Format.header(s, 8192), 0, Format.HEADER_SIZE);
+        file.put(Format.START_OFFSET, Format.startMarker(s), 0, 4);
+        int p = Format.HEADER_SIZE;
+        for (int i = 0; i < n; i++) {
+            byte[] fr = Frames.frame(s + i, Payloads.of(s + i, 16));
+            file.put(p, fr);
+            p += fr.length;
+        }
+        file.put(Format.MARK_OFFSET, Format.syncedMark(s, p), 0, Format.MARK_SIZE);
+        Files.write(seg, file.array());
+        assertEquals(s + n, nextSequence(tmp));
+        Frames.writeAt(seg, 0, "XXXXXXXX".getBytes());
+        Frames.writeAt(seg, Format.HEADER_SIZE, new byte[Format.FRAME_HEADER]);
+        List<String> done = new ArrayList<>();
+        Journal.repair(tmp, done::add);
+        VerifyReport after = Journal.verify(tmp);
+        assertTrue(after.ok(), after + " after " + done);
+        long next = nextSequence(tmp);
+        assertTrue(next >= s + n, "the next append takes " + next + ", records up to " + (s + n - 1)
+                + " were synced: " + done);
+    }
+
+    /**
+     * A failed sync's note covers records that a zeroed tail lost (mark lagged): the bound ignores the note, so each
+     * step makes one empty segment one sequence further, and the repair runs out of steps far before the note.
+     */
+    @Test
+    void aFailedSyncNoteFarPastTheLostRecordsIsReachedByTheRepair() throws IOException {
+        JournalOptions big = options().withSegmentSize(1 << 20);
+        try (Journal j = Journal.open(tmp, big)) {
+            Payloads.append(j, 0, RECORDS, MAX);
+        }
+        Path only = Journal.listSegments(tmp).getFirst();
+        SyncedMarks.set(only, Format.HEADER_SIZE); // the mark lagged
+        FailedSync.record(tmp, RECORDS); // a completed sync covered every record before 300
+        long from = Frames.starts(only).get(10);
+        Frames.writeAt(only, from, new byte[(int) (Files.size(only) - from)]);
+        assertTrue(!Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
+        List<String> done = new ArrayList<>();
+        Journal.repair(tmp, done::add);
+        VerifyReport after = Journal.verify(tmp);
+        assertTrue(after.ok(), after + " after " + done.size() + " steps, the segments now "
+                + Journal.listSegments(tmp).stream().map(f -> f.getFileName().toString()).toList());
+        long next;
+        try (Journal j = Journal.open(tmp, big)) {
+            next = j.nextSequence();
+        }
+        assertTrue(next >= RECORDS, "the next append takes " + next + ": " + done.getLast());
+    }
+
+    /** The last segment's header lost over no intact record, the repair stopped at each open and run again. */
+    @Test
+    void aRepairOfALostLastHeaderStoppedAtAnyStepNeverHandsOutASequenceAgain() throws IOException {
+        Path pristine = tmp.resolve("p");
+        Path last = fill(pristine).getLast();
+        Frames.writeAt(last, 0, "XXXXXXXX".getBytes());
+        Frames.writeAt(last, Format.HEADER_SIZE, new byte[Format.FRAME_HEADER]);
+        for (int stop = 1; stop <= 12; stop++) {
+            Path dir = tmp.resolve("s" + stop);
+            Files.createDirectories(dir);
+            for (Path f : Journal.listSegments(pristine)) {
+                Files.copy(f, dir.resolve(f.getFileName()));
+            }
+            int stopAt = stop;
+            int[] n = {0};
+            try {
+                Journal.repair(dir, x -> { }, (file, writable) -> {
+                    if (++n[0] == stopAt) {
+                        throw new IllegalStateException("crash");
+                    }
+                    return Backend.CHANNEL_HEAP.open(file, writable);
+                });
+            } catch (RuntimeException crash) {
+                // stopped
+            }
+            try {
+                long between = nextSequence(dir);
+                assertTrue(between >= RECORDS, "stop " + stop + ": " + between);
+            } catch (JournalCorruptedException refused) {
+                // fine
+            }
+            Journal.repair(dir);
+            assertTrue(Journal.verify(dir).ok(), "stop " + stop + ": " + Journal.verify(dir));
+            assertTrue(nextSequence(dir) >= RECORDS, "stop " + stop);
+            Journal.repair(dir);
+            assertTrue(Journal.verify(dir).problems().isEmpty(), "stop " + stop + ": " + Journal.verify(dir));
         }
     }
 
