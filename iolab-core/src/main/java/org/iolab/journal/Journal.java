@@ -1257,8 +1257,10 @@ public final class Journal implements AutoCloseable {
                     if (rescued != null) {
                         // no synced mark under a failed sync's note: the records from its sequence on were never
                         // covered by a completed sync, and the next open must still be able to cut them
-                        long capacity = Math.max(Format.MIN_CAPACITY, Format.align(Format.HEADER_SIZE + run[2] - run[0]));
-                        writeSegment(opener, file, run[0], run[2], rescued, capacity, true, FailedSync.read(dir) < 0, null);
+                        long capacity = Math.max(Format.MIN_CAPACITY,
+                                Format.align(Format.HEADER_SIZE + run[2] - run[0]));
+                        writeSegment(opener, file, run[0], run[2], rescued, capacity, true,
+                                FailedSync.read(dir) < 0, null);
                     }
                     // the synced mark goes down to the cut (one above it would make the next open refuse the
                     // journal): the records before the cut are all there is, and they are on the device. Before a
@@ -1349,8 +1351,10 @@ public final class Journal implements AutoCloseable {
             capacity = header.getLong(24); // checked: the damage is past the header
             // an empty run proves nothing about the damaged record's extent: a damaged length may have swallowed
             // records (a run of records after it does: the first one's sequence, under its CRC, is the next)
-            next = exact ? last[3] : Math.max(gapStart + 1, bound(f, header, nameSeq, damage, gapStart,
-                    Format.sealed(header, nameSeq)));
+            // a sealed segment had every record synced, to its end: the zeros after a run may be records destroyed
+            boolean sealed = Format.sealed(header, nameSeq);
+            long bound = Math.max(gapStart + 1, bound(f, header, nameSeq, damage, gapStart, sealed));
+            next = exact ? (sealed ? Math.max(last[3], bound) : last[3]) : bound;
         }
         long noted = FailedSync.read(dir);
         boolean underNote = noted > gapStart;
@@ -1362,7 +1366,7 @@ public final class Journal implements AutoCloseable {
         writeSegment(opener, file, 0, 0, tail, capacity, false, false, null);
         done.accept("made " + tail + ", an empty segment after the cut, so that the next append takes sequence " + next
                 + (underNote ? " (a failed sync's note says the records before it were synced)"
-                        : exact ? " (the intact records after the damage end at " + (next - 1) + ")"
+                        : exact && next == last[3] ? " (the intact records after the damage end at " + (next - 1) + ")"
                         : ", past every record the damage may have held (one per " + Format.FRAME_HEADER
                                 + " bytes; the count was lost with the records' headers)"));
         return tail;
@@ -1415,7 +1419,10 @@ public final class Journal implements AutoCloseable {
      */
     private static long restartAfter(Path dir, StorageFile f, long nameSeq) {
         long noted = FailedSync.read(dir);
-        return noted > nameSeq ? noted : bound(f, Format.readHeader(f), nameSeq, Format.HEADER_SIZE, nameSeq, false);
+        ByteBuffer header = Format.readHeader(f);
+        // the seal word is outside the header's CRC: a damaged header may still say the segment was sealed
+        return noted > nameSeq ? noted : bound(f, header, nameSeq, Format.HEADER_SIZE, nameSeq,
+                header != null && Format.sealed(header, nameSeq));
     }
 
     /**
@@ -1434,7 +1441,7 @@ public final class Journal implements AutoCloseable {
         long size = f.size();
         long reach = Math.max(Verifier.lastNonZero(f, from, size) + 1, mark);
         if (sealed) {
-            reach = Math.max(reach, Math.min(size, header.getLong(24)));
+            reach = Math.max(reach, size); // its header's capacity may be the damage
         }
         long n = Math.ceilDiv(Math.max(0, reach - from), (long) Format.FRAME_HEADER);
         return seq > Long.MAX_VALUE - n ? Long.MAX_VALUE : seq + n;

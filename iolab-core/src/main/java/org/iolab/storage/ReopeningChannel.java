@@ -27,8 +27,11 @@ import java.util.Objects;
  * <p>Only {@link #close} closes it for good.
  */
 final class ReopeningChannel {
-    /** How many times one call opens the file again before it gives up (each time, another interrupt closed it). */
-    private static final int REOPENS = 8;
+    /**
+     * How many times one call opens the file again before it gives up (each time, another thread's interrupt arriving
+     * during a call closed it).
+     */
+    private static final int REOPENS = 1000;
 
     /** A call on the channel. */
     @FunctionalInterface
@@ -126,7 +129,8 @@ final class ReopeningChannel {
     }
 
     private <T> T run(Call<T> call, boolean again) throws IOException {
-        boolean interrupted = false;
+        // a pending interrupt would close the channel on entry, for every thread: cleared here, given back after
+        boolean interrupted = Thread.interrupted();
         try {
             for (int reopens = 0; ; reopens++) {
                 FileChannel c = channel;

@@ -80,6 +80,19 @@ public final class SyncFailureNote {
      * @throws IolabException when the note cannot be written at all
      */
     public static void record(Path note, long seq) {
+        // the interrupt that failed the sync may still be pending (an interrupt during a FileChannel call is given
+        // back to the caller): the note's own channel would close on it and leave no note
+        boolean interrupted = Thread.interrupted();
+        try {
+            write(note, seq);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static void write(Path note, long seq) {
         long had = read(note);
         long keep = had >= 0 ? Math.min(had, seq) : seq;
         Path tmp = tmpOf(note);

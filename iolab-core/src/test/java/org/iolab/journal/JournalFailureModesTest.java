@@ -215,9 +215,11 @@ class JournalFailureModesTest {
         long firstOfSecond = Format.parseName(second);
         try (Journal j = Journal.open(dir, o)) {
             // the damage was in a payload: the records after the damaged one stay, and the next append takes no
-            // sequence the segment's records had
+            // sequence the segment's records had (nor any the zeros after them may have held: it is sealed, so every
+            // record in it was synced, and zeros there could be records destroyed)
             assertEquals(firstOfSecond + inSecond - 1, sequences(j).size(), "every record but the damaged one");
-            assertEquals(firstOfSecond + inSecond, j.append(Payloads.of(99, 10)), "appends go on after them");
+            long next = j.append(Payloads.of(99, 10));
+            assertTrue(next >= firstOfSecond + inSecond, "appends go on after them: " + next);
         }
     }
 
