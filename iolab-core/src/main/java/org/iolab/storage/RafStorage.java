@@ -40,7 +40,7 @@ final class RafStorage implements StorageFile {
         } catch (IOException e) {
             throw IolabException.io(writable ? "open for writing" : "open for reading", path, e);
         }
-        this.identity = ReopeningChannel.identityOf(path);
+        this.identity = writable ? null : ReopeningChannel.identityOf(path); // as ReopeningChannel's
     }
 
     @Override
@@ -114,7 +114,7 @@ final class RafStorage implements StorageFile {
             } else {
                 if (syncs == null) {
                     ReopeningChannel s = Problems.open(path, false);
-                    if (!java.util.Objects.equals(s.identity(), identity)) {
+                    if (identity != null && !java.util.Objects.equals(s.identity(), identity)) {
                         Problems.close(s, path);
                         throw new java.nio.channels.ClosedChannelException(); // replaced by a rename since
                     }

@@ -17,8 +17,8 @@ import java.util.Objects;
  * channel: its own call throws {@link ClosedByInterruptException}, the other threads' calls in flight throw
  * {@link java.nio.channels.AsynchronousCloseException}, and every later call {@link ClosedChannelException}. A store
  * shared by request threads, one of them cancelled while it reads, would then fail for all of them until opened again.
- * Here such a call opens the same file again (the same file: its identity is checked, so a file renamed over it since
- * is not taken for it) and is made once more, with the calling thread's interrupt status cleared meanwhile and given
+ * Here such a call opens the same file again (a read-only file's identity is checked, so a file renamed over it since
+ * is not taken for it: a writer replaces its files itself) and is made once more, with the calling thread's interrupt status cleared meanwhile and given
  * back after. Reads, positional writes (of the same bytes at the same place), sizes and maps are safe to repeat. A
  * sync is not: whether the interrupted {@code fsync} reached the device is unknown, so {@link #force} reports it as
  * failed (after opening the file again for the next syncs), as the callers' failed-sync handling requires; and it goes
@@ -63,7 +63,10 @@ final class ReopeningChannel {
         this.path = path;
         this.writable = writable;
         this.channel = Problems.openChannel(path, writable);
-        this.identity = identityOf(path);
+        // a file is replaced under a reader (a journal's cut, a store's compaction, by their writer), never under its
+        // writer, which replaces it itself under its lock and opens the new one: no identity to check (a stat that a
+        // store's reopen would pay for)
+        this.identity = writable ? null : identityOf(path);
     }
 
     /** The read-only descriptor of a writable file's syncs. */
@@ -94,7 +97,7 @@ final class ReopeningChannel {
                 }
                 s = syncs;
                 if (s == null) {
-                    if (!Objects.equals(identity, identityOf(path))) {
+                    if (identity != null && !Objects.equals(identity, identityOf(path))) {
                         throw new ClosedChannelException(); // replaced since it was opened: not the file to sync
                     }
                     s = new ReopeningChannel(path, identity);
@@ -170,7 +173,7 @@ final class ReopeningChannel {
             } catch (IOException e) {
                 return false;
             }
-            if (!Objects.equals(identity, identityOf(path))) {
+            if (identity != null && !Objects.equals(identity, identityOf(path))) {
                 try {
                     fresh.close();
                 } catch (IOException ignored) {
@@ -214,7 +217,7 @@ final class ReopeningChannel {
         return path;
     }
 
-    /** @return the identity of the file it was opened on */
+    /** @return the identity of the file it was opened on (null for a writable one: not checked) */
     Object identity() {
         return identity;
     }

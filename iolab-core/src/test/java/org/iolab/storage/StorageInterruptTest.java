@@ -221,27 +221,29 @@ class StorageInterruptTest {
     }
 
     /**
-     * When the file was replaced since it was opened (a repair's rename), a channel closed under a call does not open
-     * the new file in its place: the call fails, and the caller opens it again.
+     * When the file a reader opened was replaced since (a journal's cut, a store's compaction: the writer renames a new
+     * file over it), a channel closed under a call does not open the new file in its place: the call fails, and the
+     * caller opens it again.
      */
     @Test
-    void aFileReplacedSinceItWasOpenedIsNotOpenedInItsPlace() throws Exception {
+    void aFileReplacedSinceAReaderOpenedItIsNotOpenedInItsPlace() throws Exception {
         Path p = dir.resolve("f");
         Path other = dir.resolve("g");
+        Files.write(p, block(0, 1).array());
         Files.write(other, new byte[BLOCK]);
-        ReopeningChannel c = new ReopeningChannel(p, true);
+        ReopeningChannel c = new ReopeningChannel(p, false);
         try {
-            Problems.writeFully(c, p, 0, block(0, 1));
+            ByteBuffer b = ByteBuffer.allocate(BLOCK);
+            Problems.readFully(c, p, 0, b);
+            assertEquals(1, roundOf(b, 0));
             Files.move(other, p, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             c.current().close();
-            IolabException e = assertThrows(IolabException.class, () -> Problems.writeFully(c, p, 0, block(0, 2)));
+            IolabException e = assertThrows(IolabException.class, () -> Problems.readFully(c, p, 0, b.clear()));
             assertTrue(e.getMessage().contains(p.toString()) && e.getMessage().contains("open it again"),
                     e.getMessage());
-            assertThrows(IolabException.class, () -> Problems.force(c, p, false), "nor synced in its place");
         } finally {
             c.close();
         }
-        assertArrayEquals(new byte[BLOCK], Files.readAllBytes(p), "the new file is untouched");
     }
 
     /** A closed file is not opened again by a call. */
