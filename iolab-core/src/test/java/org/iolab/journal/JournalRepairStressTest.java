@@ -95,8 +95,10 @@ class JournalRepairStressTest {
         final Set<Long> touched = new HashSet<>();
         long maxAcked = -1;
         /**
-         * Whether a damage left the last segment without the means to tell its synced records: no longer than its
-         * header (maybe an interrupted creation), or with its synced mark damaged.
+         * Whether a damage left the last two segments without the means to tell their synced records (the sequences
+         * of those may come back, by design): one no longer than its header (an interrupted creation, as the open
+         * sees it), one whose header words outside the header's CRC (markers, seal, synced mark) changed, or a last
+         * one with no record whose header was damaged.
          */
         boolean shortLast;
         final StringBuilder log = new StringBuilder();
@@ -279,10 +281,16 @@ class JournalRepairStressTest {
                         Frames.writeAt(f, at + i, new byte[] {(byte) (b[(int) (at + i)] ^ (1 + rnd.nextInt(255)))});
                     }
                     note("damage: flip " + k + " bytes at " + at + " of " + f.getFileName());
-                    if (f.equals(segs.getLast()) && at < Format.MARK_OFFSET + Format.MARK_SIZE
-                            && at + k > Format.MARK_OFFSET) {
-                        // the synced mark lost: the records it covered read as a torn tail, which the open cuts (and
-                        // hands their sequences out again), as after a crash; no format can tell
+                    if (f.equals(segs.getLast()) && at < Format.HEADER_SIZE && frames.isEmpty()) {
+                        // a damaged header over no record: read as a creation a crash interrupted, deleted by the open
+                        // (an empty segment a repair made to go on in, too: its sequence comes back)
+                        shortLast = true;
+                    }
+                    if (segs.indexOf(f) >= segs.size() - 2 && at < Format.HEADER_SIZE
+                            && at + k > Format.START_OFFSET) {
+                        // the header words outside its CRC (markers, seal, synced mark) of one of the last two segments:
+                        // without the mark or the seal their records read as a torn tail, which the open cuts (and
+                        // hands their sequences out again), as after a crash; this format cannot tell
                         shortLast = true;
                     }
                 }
@@ -303,7 +311,7 @@ class JournalRepairStressTest {
                         ch.truncate(to);
                     }
                     note("damage: truncate " + f.getFileName() + " to " + to);
-                    if (to <= HEADER && f.equals(segs.getLast())) {
+                    if (to <= HEADER && segs.indexOf(f) >= segs.size() - 2) {
                         // no record left, and no header (or one that a later damage may break): the open takes it for
                         // a creation a crash interrupted (no record in it was durable) and deletes it, so its
                         // sequences are handed out again; no format can tell
