@@ -1160,8 +1160,7 @@ public final class Journal implements AutoCloseable {
                     // the damaged header's capacity cannot be trusted: the file's own size, as a small segment that the
                     // next roll leaves for one of the configured size
                     long capacity = Math.max(4096, Format.align(size));
-                    Path restarted = restart > nameSeq
-                            ? free(dir, restart, FailedSync.read(dir) == restart ? 1 : 64) : null;
+                    Path restarted = restart > nameSeq ? free(dir, restart) : null;
                     if (restarted != null) {
                         restart = Format.parseName(restarted);
                         // a new empty segment that starts the journal, then the damaged one goes (its bytes are kept
@@ -1358,7 +1357,7 @@ public final class Journal implements AutoCloseable {
         }
         long noted = FailedSync.read(dir);
         boolean underNote = noted > gapStart;
-        Path tail = underNote ? free(dir, noted, 1) : free(dir, next, 64);
+        Path tail = free(dir, underNote ? noted : next);
         if (tail == null) {
             return null;
         }
@@ -1373,10 +1372,12 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * @return the segment path of the first of {@code tries} sequences from {@code seq} on whose name nothing holds
-     *     (a folder or link named like a segment, or its {@code .tmp}), or null
+     * @return the segment path of the first of 64 sequences from {@code seq} on whose name nothing holds (a folder or
+     *     link named like a segment, or its {@code .tmp}), or null; only {@code seq} itself when a failed sync's note
+     *     names it (the open that applies the note deletes a segment named past it)
      */
-    private static Path free(Path dir, long seq, int tries) {
+    private static Path free(Path dir, long seq) {
+        int tries = FailedSync.read(dir) == seq ? 1 : 64;
         for (long s = seq; s >= 0 && s - seq < tries; s++) {
             Path p = dir.resolve(Format.fileName(s));
             // a .tmp file an interrupted repair left is replaced by the write; a folder or link is not
@@ -1403,7 +1404,7 @@ public final class Journal implements AutoCloseable {
             next = restartAfter(dir, f, nameSeq);
             capacity = Math.max(4096, Format.align(f.size()));
         }
-        Path tail = next > nameSeq ? free(dir, next, FailedSync.read(dir) == next ? 1 : 64) : null;
+        Path tail = next > nameSeq ? free(dir, next) : null;
         if (tail != null) {
             writeSegment(opener, file, 0, 0, tail, capacity, false, false, null);
             done.accept("made " + tail + ", an empty segment, so that the next append takes sequence "
@@ -1513,12 +1514,6 @@ public final class Journal implements AutoCloseable {
                 }
                 expected++;
             }
-        }
-    }
-
-    private static long sizeOf(StorageOpener opener, Path file) {
-        try (StorageFile f = opener.open(file, false)) {
-            return f.size();
         }
     }
 

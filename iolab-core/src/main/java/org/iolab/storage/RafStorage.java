@@ -113,12 +113,7 @@ final class RafStorage implements StorageFile {
                 file.getFD().sync();
             } else {
                 if (syncs == null) {
-                    ReopeningChannel s = Problems.open(path, false);
-                    if (identity != null && !java.util.Objects.equals(s.identity(), identity)) {
-                        Problems.close(s, path);
-                        throw new java.nio.channels.ClosedChannelException(); // replaced by a rename since
-                    }
-                    syncs = s;
+                    syncs = ReopeningChannel.forSyncs(path, identity);
                 }
                 Problems.force(syncs, path, false);
             }

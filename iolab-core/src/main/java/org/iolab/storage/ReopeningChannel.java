@@ -18,8 +18,8 @@ import java.util.Objects;
  * {@link java.nio.channels.AsynchronousCloseException}, and every later call {@link ClosedChannelException}. A store
  * shared by request threads, one of them cancelled while it reads, would then fail for all of them until opened again.
  * Here such a call opens the same file again (a read-only file's identity is checked, so a file renamed over it since
- * is not taken for it: a writer replaces its files itself) and is made once more, with the calling thread's interrupt status cleared meanwhile and given
- * back after. Reads, positional writes (of the same bytes at the same place), sizes and maps are safe to repeat. A
+ * is not taken for it: a writer replaces its files itself) and is made once more, with the calling thread's interrupt
+ * status cleared meanwhile and given back after. Reads, positional writes (of the same bytes at the same place), sizes and maps are safe to repeat. A
  * sync is not: whether the interrupted {@code fsync} reached the device is unknown, so {@link #force} reports it as
  * failed (after opening the file again for the next syncs), as the callers' failed-sync handling requires; and it goes
  * through a descriptor of its own, so that only the syncing thread's interrupt can stop it.
@@ -69,7 +69,19 @@ final class ReopeningChannel {
         this.identity = writable ? null : identityOf(path);
     }
 
-    /** The read-only descriptor of a writable file's syncs. */
+    /**
+     * @param identity the identity of the file it must be (null: not checked)
+     * @return a read-only channel of {@code path} for a file's syncs
+     * @throws ClosedChannelException when {@code path} is no longer that file (replaced since: not the file to sync)
+     */
+    static ReopeningChannel forSyncs(Path path, Object identity) throws ClosedChannelException {
+        if (identity != null && !Objects.equals(identity, identityOf(path))) {
+            throw new ClosedChannelException();
+        }
+        return new ReopeningChannel(path, identity);
+    }
+
+    /** The read-only descriptor of a file's syncs. */
     private ReopeningChannel(Path path, Object identity) {
         this.path = path;
         this.writable = false;
@@ -97,10 +109,7 @@ final class ReopeningChannel {
                 }
                 s = syncs;
                 if (s == null) {
-                    if (identity != null && !Objects.equals(identity, identityOf(path))) {
-                        throw new ClosedChannelException(); // replaced since it was opened: not the file to sync
-                    }
-                    s = new ReopeningChannel(path, identity);
+                    s = forSyncs(path, identity);
                     syncs = s;
                 }
             }
@@ -108,7 +117,7 @@ final class ReopeningChannel {
         return s;
     }
 
-    /** @return the channel as it is now (for calls whose failure needs no reopening, such as {@code map} on open) */
+    /** @return the channel as it is now (the tests close it as an interrupt does) */
     FileChannel current() {
         return channel;
     }
@@ -217,8 +226,4 @@ final class ReopeningChannel {
         return path;
     }
 
-    /** @return the identity of the file it was opened on (null for a writable one: not checked) */
-    Object identity() {
-        return identity;
-    }
 }
