@@ -66,4 +66,31 @@ final class Frames {
             ch.write(ByteBuffer.wrap(bytes), position);
         }
     }
+
+    /** Copies the segments of journal {@code from} into folder {@code to} (made when missing). */
+    static Path copySegments(Path from, Path to) throws IOException {
+        Files.createDirectories(to);
+        for (Path f : Journal.listSegments(from)) {
+            Files.copy(f, to.resolve(f.getFileName()));
+        }
+        return to;
+    }
+
+    /**
+     * Repairs journal {@code dir} as a crash at its {@code stop}-th file open (1 on) would leave it: that open throws,
+     * and the repair stops there.
+     */
+    static void repairStoppedAt(Path dir, int stop) {
+        int[] n = {0};
+        try {
+            Journal.repair(dir, what -> { }, (file, writable) -> {
+                if (++n[0] == stop) {
+                    throw new IllegalStateException("crash");
+                }
+                return Backend.CHANNEL_HEAP.open(file, writable);
+            });
+        } catch (IllegalStateException | org.iolab.IolabException crash) {
+            // stopped there
+        }
+    }
 }

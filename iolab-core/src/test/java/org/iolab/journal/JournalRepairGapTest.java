@@ -55,28 +55,6 @@ class JournalRepairGapTest {
         return files;
     }
 
-    /** @return every record of the journal in order, each checked against the payload of its sequence */
-    private static List<Long> sequences(Journal j, long from) {
-        List<Long> seqs = new ArrayList<>();
-        j.read(from, (seq, payload) -> {
-            byte[] b = new byte[payload.remaining()];
-            payload.get(b);
-            assertArrayEquals(Payloads.of(seq, Payloads.size(seq, MAX)), b, "record " + seq);
-            seqs.add(seq);
-            return true;
-        });
-        return seqs;
-    }
-
-    /** @return the sequences {@code [from, to)} */
-    private static List<Long> range(long from, long to) {
-        List<Long> r = new ArrayList<>();
-        for (long s = from; s < to; s++) {
-            r.add(s);
-        }
-        return r;
-    }
-
     private static List<Long> concat(List<Long> a, List<Long> b) {
         List<Long> r = new ArrayList<>(a);
         r.addAll(b);
@@ -109,10 +87,11 @@ class JournalRepairGapTest {
         long cut = seq(files.get(3)) - seq(damaged);
         assertEquals(cut, after.cut());
         assertEquals(RECORDS - cut, after.records());
-        List<Long> expected = concat(range(0, seq(damaged)), range(seq(files.get(3)), RECORDS));
+        List<Long> expected = concat(Payloads.range(0, seq(damaged)), Payloads.range(seq(files.get(3)), RECORDS));
         try (Journal j = Journal.open(tmp, options(backend))) {
-            assertEquals(expected, sequences(j, 0));
-            assertEquals(range(seq(files.get(3)), RECORDS), sequences(j, seq(damaged) + 1), "from inside the gap");
+            assertEquals(expected, Payloads.sequences(j, 0, MAX));
+            assertEquals(Payloads.range(seq(files.get(3)), RECORDS), Payloads.sequences(j, seq(damaged) + 1, MAX),
+                    "from inside the gap");
             try (JournalReader r = j.reader(seq(damaged) - 1)) {
                 assertEquals(seq(damaged) - 1, r.next().sequence());
                 assertEquals(seq(files.get(3)), r.next().sequence(), "the iterator across the gap");
@@ -120,7 +99,7 @@ class JournalRepairGapTest {
             assertEquals(RECORDS, j.append(Payloads.of(RECORDS, Payloads.size(RECORDS, MAX))));
         }
         try (Journal ro = Journal.openReadOnly(tmp, options(backend))) {
-            assertEquals(concat(expected, List.of((long) RECORDS)), sequences(ro, 0));
+            assertEquals(concat(expected, List.of((long) RECORDS)), Payloads.sequences(ro, 0, MAX));
         }
     }
 
@@ -143,9 +122,9 @@ class JournalRepairGapTest {
         Journal.repair(tmp);
         assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
         try (Journal j = Journal.open(tmp, options())) {
-            List<Long> read = sequences(j, 0);
+            List<Long> read = Payloads.sequences(j, 0, MAX);
             assertTrue(read.containsAll(acknowledged), "lost acknowledged records: " + read);
-            assertTrue(read.containsAll(range(seq(files.get(2)), RECORDS)), "lost records of later segments");
+            assertTrue(read.containsAll(Payloads.range(seq(files.get(2)), RECORDS)), "lost records of later segments");
             assertEquals(RECORDS + 50, j.nextSequence());
         }
     }
@@ -162,7 +141,8 @@ class JournalRepairGapTest {
         assertEquals(kept, Journal.listSegments(tmp), done.toString());
         assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
         try (Journal j = Journal.open(tmp, options())) {
-            assertEquals(concat(range(0, seq(files.get(3))), range(seq(files.get(4)), RECORDS)), sequences(j, 0));
+            assertEquals(concat(Payloads.range(0, seq(files.get(3))), Payloads.range(seq(files.get(4)), RECORDS)),
+                    Payloads.sequences(j, 0, MAX));
         }
     }
 
@@ -175,7 +155,8 @@ class JournalRepairGapTest {
         assertTrue(Files.exists(files.get(3).resolveSibling(files.get(3).getFileName() + ".cut")));
         assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
         try (Journal j = Journal.open(tmp, options())) {
-            assertEquals(concat(range(0, seq(files.get(3))), range(seq(files.get(4)), RECORDS)), sequences(j, 0));
+            assertEquals(concat(Payloads.range(0, seq(files.get(3))), Payloads.range(seq(files.get(4)), RECORDS)),
+                    Payloads.sequences(j, 0, MAX));
         }
     }
 
@@ -189,9 +170,9 @@ class JournalRepairGapTest {
         VerifyReport after = Journal.verify(tmp);
         assertTrue(after.ok(), after.toString());
         try (Journal j = Journal.open(tmp, options())) {
-            List<Long> read = sequences(j, 0);
-            assertTrue(read.containsAll(range(seq(files.get(2)), seq(files.get(4)))), read.toString());
-            assertTrue(read.containsAll(range(seq(files.get(5)), RECORDS)), read.toString());
+            List<Long> read = Payloads.sequences(j, 0, MAX);
+            assertTrue(read.containsAll(Payloads.range(seq(files.get(2)), seq(files.get(4)))), read.toString());
+            assertTrue(read.containsAll(Payloads.range(seq(files.get(5)), RECORDS)), read.toString());
             assertFalse(read.contains(seq(files.get(4))), read.toString());
             assertEquals(RECORDS - read.size(), after.cut());
         }
@@ -215,7 +196,8 @@ class JournalRepairGapTest {
         VerifyReport report = Journal.verify(tmp);
         assertFalse(report.ok(), report.toString());
         try (Journal j = Journal.open(tmp, options())) {
-            JournalCorruptedException e = assertThrows(JournalCorruptedException.class, () -> sequences(j, 0));
+            JournalCorruptedException e = assertThrows(JournalCorruptedException.class,
+                    () -> Payloads.sequences(j, 0, MAX));
             assertEquals(before, e.file());
         }
     }
@@ -243,13 +225,13 @@ class JournalRepairGapTest {
         Journal.repair(tmp);
         try (Journal j = Journal.open(tmp, options())) {
             assertEquals(seq(files.get(2)), j.deleteBefore(seq(files.get(2)) + 1));
-            assertEquals(range(seq(files.get(3)), RECORDS), sequences(j, j.firstSequence()));
+            assertEquals(Payloads.range(seq(files.get(3)), RECORDS), Payloads.sequences(j, j.firstSequence(), MAX));
             assertEquals(seq(files.get(3)), j.deleteBefore(seq(files.get(3))));
         }
         assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
         assertEquals(files.subList(3, files.size()), Journal.listSegments(tmp));
         try (Journal j = Journal.open(tmp, options())) {
-            assertEquals(range(seq(files.get(3)), RECORDS), sequences(j, j.firstSequence()));
+            assertEquals(Payloads.range(seq(files.get(3)), RECORDS), Payloads.sequences(j, j.firstSequence(), MAX));
         }
     }
 
@@ -259,7 +241,7 @@ class JournalRepairGapTest {
         List<Path> files = fill();
         Files.delete(files.get(3));
         try (Journal j = Journal.open(tmp, options())) {
-            RuntimeException e = assertThrows(RuntimeException.class, () -> sequences(j, 0));
+            RuntimeException e = assertThrows(RuntimeException.class, () -> Payloads.sequences(j, 0, MAX));
             assertInstanceOf(JournalCorruptedException.class, e);
         }
     }
@@ -286,13 +268,13 @@ class JournalRepairGapTest {
         VerifyReport after = Journal.verify(tmp);
         assertTrue(after.ok() && after.problems().isEmpty(), after.toString());
         assertEquals(1, after.cut());
-        List<Long> expected = concat(range(0, seq(damaged)), range(seq(damaged) + 1, RECORDS));
+        List<Long> expected = concat(Payloads.range(0, seq(damaged)), Payloads.range(seq(damaged) + 1, RECORDS));
         try (Journal j = Journal.open(tmp, options(backend))) {
-            assertEquals(expected, sequences(j, 0));
+            assertEquals(expected, Payloads.sequences(j, 0, MAX));
             assertEquals(RECORDS, j.append(Payloads.of(RECORDS, Payloads.size(RECORDS, MAX))));
         }
         try (Journal ro = Journal.openReadOnly(tmp, options(backend))) {
-            assertEquals(concat(expected, List.of((long) RECORDS)), sequences(ro, 0));
+            assertEquals(concat(expected, List.of((long) RECORDS)), Payloads.sequences(ro, 0, MAX));
         }
     }
 
@@ -323,7 +305,7 @@ class JournalRepairGapTest {
                 assertArrayEquals(Payloads.of(seq, 8), b, "record " + seq);
                 return read.add(seq);
             });
-            assertEquals(concat(range(0, 10), range(seq(files.get(1)), 60_000)), read);
+            assertEquals(concat(Payloads.range(0, 10), Payloads.range(seq(files.get(1)), 60_000)), read);
         }
     }
 
@@ -345,7 +327,8 @@ class JournalRepairGapTest {
             }
         }
         assertTrue(damaged != null, "a segment with room after its records");
-        Frames.writeAt(damaged, Frames.dataEnd(damaged), new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0x7f});
+        Frames.writeAt(damaged, Frames.dataEnd(damaged), new byte[] {(byte) 0xff, (byte) 0xff, (byte) 0xff,
+                (byte) 0x7f});
         List<Long> acknowledged = new ArrayList<>();
         try (Journal j = Journal.open(tmp, zeroFilled.withDurability(Durability.ALWAYS))) {
             for (long s = RECORDS; s < RECORDS + 20; s++) {
@@ -358,7 +341,7 @@ class JournalRepairGapTest {
         assertTrue(done.getLast().endsWith("(no record was lost)"), done.toString());
         assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
         try (Journal j = Journal.open(tmp, options())) {
-            assertEquals(range(0, RECORDS + 20), sequences(j, 0), done.toString());
+            assertEquals(Payloads.range(0, RECORDS + 20), Payloads.sequences(j, 0, MAX), done.toString());
         }
     }
 
@@ -401,49 +384,32 @@ class JournalRepairGapTest {
         Path damagedName = files.get(2).getFileName();
         long damagedSeq = seq(files.get(2));
         int[] calls = {0};
-        Path counted = copy(pristine, tmp.resolve("counted"));
-        Frames.writeAt(counted.resolve(damagedName), Format.HEADER_SIZE + 4, new byte[] {0x7f}); // the first record's CRC
+        Path counted = Frames.copySegments(pristine, tmp.resolve("counted"));
+        Frames.writeAt(counted.resolve(damagedName), Format.HEADER_SIZE + 4,
+                new byte[] {0x7f}); // the first record's CRC
         Journal.repair(counted, what -> { }, (file, writable) -> {
             calls[0]++;
             return Backend.CHANNEL_HEAP.open(file, writable);
         });
         assertTrue(calls[0] >= 3, calls[0] + " opens");
         for (int k = 1; k <= calls[0]; k++) {
-            Path dir = copy(pristine, tmp.resolve("stop-" + k));
+            Path dir = Frames.copySegments(pristine, tmp.resolve("stop-" + k));
             Frames.writeAt(dir.resolve(damagedName), Format.HEADER_SIZE + 4, new byte[] {0x7f});
-            int stopAt = k;
-            int[] n = {0};
-            try {
-                Journal.repair(dir, what -> { }, (file, writable) -> {
-                    if (++n[0] == stopAt) {
-                        throw new IllegalStateException("crash");
-                    }
-                    return Backend.CHANNEL_HEAP.open(file, writable);
-                });
-            } catch (IllegalStateException | org.iolab.IolabException crash) {
-                // stopped there
-            }
+            Frames.repairStoppedAt(dir, k);
             List<String> done = new ArrayList<>();
             Journal.repair(dir, done::add);
             VerifyReport after = Journal.verify(dir);
             assertTrue(after.ok() && after.problems().isEmpty(), "stopped at " + k + ": " + after + " after " + done);
             try (Journal j = Journal.open(dir, options())) {
-                List<Long> expected = concat(range(0, damagedSeq), range(damagedSeq + 1, RECORDS));
-                assertEquals(expected, sequences(j, 0), "stopped at " + k + ", then " + done);
+                List<Long> expected = concat(Payloads.range(0, damagedSeq), Payloads.range(damagedSeq + 1, RECORDS));
+                assertEquals(expected, Payloads.sequences(j, 0, MAX), "stopped at " + k + ", then " + done);
             }
             try (java.util.stream.Stream<Path> list = Files.list(dir)) {
                 assertTrue(list.anyMatch(p -> p.getFileName().toString().startsWith(damagedName + ".")
-                        && p.getFileName().toString().endsWith(".cut")), "stopped at " + k + ": the damaged bytes kept");
+                        && p.getFileName().toString().endsWith(".cut")),
+                                "stopped at " + k + ": the damaged bytes kept");
             }
         }
-    }
-
-    private static Path copy(Path from, Path to) throws IOException {
-        Files.createDirectories(to);
-        for (Path f : Journal.listSegments(from)) {
-            Files.copy(f, to.resolve(f.getFileName()));
-        }
-        return to;
     }
 
     /**
@@ -478,9 +444,9 @@ class JournalRepairGapTest {
         Journal.repair(tmp, done::add);
         assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp) + " after " + done);
         try (Journal j = Journal.open(tmp, options())) {
-            List<Long> read = sequences(j, 0);
+            List<Long> read = Payloads.sequences(j, 0, MAX);
             int next = files.indexOf(cut) + 1;
-            assertTrue(read.containsAll(range(seq(files.get(next)), RECORDS)), done.toString());
+            assertTrue(read.containsAll(Payloads.range(seq(files.get(next)), RECORDS)), done.toString());
         }
     }
 

@@ -410,8 +410,7 @@ class JournalRepairRescueTest {
     @Test
     void anImageOfTheDamagedRecordIsNotRescuedAsIt() throws Exception {
         Path dir = tmp.resolve("j");
-        JournalOptions options = JournalOptions.defaults().withBackend(Backend.CHANNEL_HEAP).withSegmentSize(4096)
-                .withPreallocation(Preallocation.NONE).withDurability(Durability.NONE);
+        JournalOptions options = options(4096).withBackend(Backend.CHANNEL_HEAP);
         Map<Long, byte[]> appended = new HashMap<>();
         try (Journal j = Journal.open(dir, options)) {
             appended.put(j.append(new byte[8]), new byte[8]);              // 0: offset 64..88
@@ -425,23 +424,13 @@ class JournalRepairRescueTest {
         try (FileChannel ch = FileChannel.open(dir.resolve(Format.fileName(0)), StandardOpenOption.WRITE)) {
             ch.write(ByteBuffer.allocate(40), 88);
         }
-        Journal.repair(dir);
-        assertTrue(Journal.verify(dir).ok());
-        try (Journal j = Journal.open(dir, options); JournalReader r = j.reader(0)) {
-            while (r.hasNext()) {
-                Record rec = r.next();
-                assertArrayEquals(appended.get(rec.sequence()), rec.payload(),
-                        "record " + rec.sequence() + " is not the one appended with its sequence");
-            }
-            assertEquals(5, j.nextSequence());
-        }
+        assertEquals(5, repairedHoldsOnlyWhatWasAppended(dir, options, appended));
     }
 
     @Test
     void twoDamagesInASegmentMakeAnImageOfTheSecondDamagedRecordARecord() throws Exception {
         Path dir = tmp.resolve("j2");
-        JournalOptions options = JournalOptions.defaults().withBackend(Backend.CHANNEL_HEAP).withSegmentSize(4096)
-                .withPreallocation(Preallocation.NONE).withDurability(Durability.NONE);
+        JournalOptions options = options(4096).withBackend(Backend.CHANNEL_HEAP);
         Map<Long, byte[]> appended = new HashMap<>();
         try (Journal j = Journal.open(dir, options)) {
             appended.put(j.append(new byte[8]), new byte[8]);              // 0: offset 64..88
@@ -456,22 +445,13 @@ class JournalRepairRescueTest {
             ch.write(ByteBuffer.wrap(new byte[] {(byte) 0xFF}), 88 + 16);   // record 1's payload: its CRC fails
             ch.write(ByteBuffer.wrap(new byte[] {(byte) 0xFF}), 136 + 4);   // record 3's CRC field
         }
-        Journal.repair(dir);
-        assertTrue(Journal.verify(dir).ok());
-        try (Journal j = Journal.open(dir, options); JournalReader r = j.reader(0)) {
-            while (r.hasNext()) {
-                Record rec = r.next();
-                assertArrayEquals(appended.get(rec.sequence()), rec.payload(),
-                        "record " + rec.sequence() + " is not the one appended with its sequence");
-            }
-        }
+        repairedHoldsOnlyWhatWasAppended(dir, options, appended);
     }
 
     @Test
     void aTruncationInsideARecordMakesTheImagesInItsPayloadRecords() throws Exception {
         Path dir = tmp.resolve("j3");
-        JournalOptions options = JournalOptions.defaults().withBackend(Backend.CHANNEL_HEAP).withSegmentSize(4096)
-                .withPreallocation(Preallocation.NONE).withDurability(Durability.NONE);
+        JournalOptions options = options(4096).withBackend(Backend.CHANNEL_HEAP);
         Map<Long, byte[]> appended = new HashMap<>();
         try (Journal j = Journal.open(dir, options)) {
             appended.put(j.append(new byte[8]), new byte[8]);              // 0: offset 64..88
@@ -485,6 +465,16 @@ class JournalRepairRescueTest {
         try (FileChannel ch = FileChannel.open(dir.resolve(Format.fileName(0)), StandardOpenOption.WRITE)) {
             ch.truncate(128);
         }
+        repairedHoldsOnlyWhatWasAppended(dir, options, appended);
+    }
+
+    /**
+     * Repairs {@code dir} and checks that it verifies clean and that every record it then holds is the one appended
+     * with its sequence (no frame image taken for a record).
+     *
+     * @return the next append's sequence
+     */
+    private static long repairedHoldsOnlyWhatWasAppended(Path dir, JournalOptions options, Map<Long, byte[]> appended) {
         Journal.repair(dir);
         assertTrue(Journal.verify(dir).ok());
         try (Journal j = Journal.open(dir, options); JournalReader r = j.reader(0)) {
@@ -493,6 +483,7 @@ class JournalRepairRescueTest {
                 assertArrayEquals(appended.get(rec.sequence()), rec.payload(),
                         "record " + rec.sequence() + " is not the one appended with its sequence");
             }
+            return j.nextSequence();
         }
     }
 
@@ -534,7 +525,8 @@ class JournalRepairRescueTest {
         List<String> done = new ArrayList<>();
         Journal.repair(tmp, done::add);
         assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
-        try (Journal j = Journal.open(tmp, options(4096).withBackend(Backend.CHANNEL_HEAP)); JournalReader r = j.reader(0)) {
+        try (Journal j = Journal.open(tmp,
+                options(4096).withBackend(Backend.CHANNEL_HEAP)); JournalReader r = j.reader(0)) {
             while (r.hasNext()) {
                 Record rec = r.next();
                 if (rec.sequence() == 2) {

@@ -53,27 +53,6 @@ class JournalRepairTailTest {
         return files;
     }
 
-    /** @return every record from {@code from} on, each checked against the payload of its sequence */
-    private static List<Long> sequences(Journal j, long from) {
-        List<Long> seqs = new ArrayList<>();
-        j.read(from, (seq, payload) -> {
-            byte[] b = new byte[payload.remaining()];
-            payload.get(b);
-            assertArrayEquals(Payloads.of(seq, Payloads.size(seq, MAX)), b, "record " + seq);
-            seqs.add(seq);
-            return true;
-        });
-        return seqs;
-    }
-
-    private static List<Long> range(long from, long to) {
-        List<Long> r = new ArrayList<>();
-        for (long s = from; s < to; s++) {
-            r.add(s);
-        }
-        return r;
-    }
-
     private static long nextSequence(Path dir) {
         try (Journal j = Journal.open(dir, options())) {
             return j.nextSequence();
@@ -112,16 +91,16 @@ class JournalRepairTailTest {
         VerifyReport after = Journal.verify(tmp);
         assertTrue(after.ok() && after.problems().isEmpty(), after + " after " + done);
         assertEquals(1, after.cut(), done.toString());
-        List<Long> expected = range(0, damaged);
-        expected.addAll(range(damaged + 1, RECORDS));
+        List<Long> expected = Payloads.range(0, damaged);
+        expected.addAll(Payloads.range(damaged + 1, RECORDS));
         try (Journal j = Journal.open(tmp, options(backend))) {
-            assertEquals(expected, sequences(j, 0), done.toString());
+            assertEquals(expected, Payloads.sequences(j, 0, MAX), done.toString());
             assertEquals(RECORDS, j.nextSequence());
-            assertEquals(damaged + 1, sequences(j, damaged).getFirst(), "a read from the record cut");
+            assertEquals(damaged + 1, Payloads.sequences(j, damaged, MAX).getFirst(), "a read from the record cut");
             assertEquals(RECORDS, j.append(Payloads.of(RECORDS, Payloads.size(RECORDS, MAX))));
         }
         try (Journal j = Journal.open(tmp, options(backend))) {
-            assertEquals(RECORDS, sequences(j, RECORDS - 1).getLast());
+            assertEquals(RECORDS, Payloads.sequences(j, RECORDS - 1, MAX).getLast());
         }
     }
 
@@ -143,9 +122,9 @@ class JournalRepairTailTest {
         long kept = Format.parseName(last) + 1;
         assertEquals(next - kept, after.cut(), "the sequences verify counts as cut");
         try (Journal j = Journal.open(tmp, options())) {
-            assertEquals(range(0, kept), sequences(j, 0));
+            assertEquals(Payloads.range(0, kept), Payloads.sequences(j, 0, MAX));
             assertEquals(next, j.append(Payloads.of(next, Payloads.size(next, MAX))));
-            List<Long> across = sequences(j, kept - 1);
+            List<Long> across = Payloads.sequences(j, kept - 1, MAX);
             assertEquals(List.of(kept - 1, next), across, "a read across the gap");
         }
     }
@@ -171,7 +150,8 @@ class JournalRepairTailTest {
         assertTrue(next >= RECORDS, "the next append takes " + next + " (" + RECORDS + " were appended): " + done);
     }
 
-    /** The journal's last segment, its header and first record destroyed: it goes aside, and its sequences stay taken. */
+    /** The journal's last segment, its header and first record destroyed: it goes aside,
+            and its sequences stay taken. */
     @Test
     void aLastSegmentWithADamagedHeaderOverNoIntactRecordGoesAsideAndItsSequencesStayTaken() throws IOException {
         List<Path> files = fill(tmp);
@@ -187,7 +167,7 @@ class JournalRepairTailTest {
         assertTrue(next >= RECORDS, "the next append takes " + next + ": " + done);
         assertEquals(next - Format.parseName(last), after.cut(), done.toString());
         try (Journal j = Journal.open(tmp, options())) {
-            assertEquals(range(0, Format.parseName(last)), sequences(j, 0));
+            assertEquals(Payloads.range(0, Format.parseName(last)), Payloads.sequences(j, 0, MAX));
         }
         byte[] aside = Files.readAllBytes(last.resolveSibling(last.getFileName() + ".cut"));
         int from = Format.HEADER_SIZE + Format.FRAME_HEADER;
@@ -220,7 +200,7 @@ class JournalRepairTailTest {
                     + j.nextSequence() + ": " + done);
             long next = j.nextSequence();
             assertEquals(next, j.append(Payloads.of(next, Payloads.size(next, MAX))));
-            assertEquals(List.of(next), sequences(j, j.firstSequence()));
+            assertEquals(List.of(next), Payloads.sequences(j, j.firstSequence(), MAX));
         }
     }
 
@@ -240,7 +220,7 @@ class JournalRepairTailTest {
         int zeros = (int) (Frames.dataEnd(last) - zeroFrom - 8);
         for (boolean rescue : new boolean[] {true, false}) {
             int[] calls = {0};
-            Path counted = copy(pristine, tmp.resolve("counted-" + rescue));
+            Path counted = Frames.copySegments(pristine, tmp.resolve("counted-" + rescue));
             damage(counted.resolve(last.getFileName()), rescue, at, zeroFrom, zeros);
             Journal.repair(counted, what -> { }, (file, writable) -> {
                 calls[0]++;
@@ -249,20 +229,9 @@ class JournalRepairTailTest {
             assertTrue(calls[0] >= 4, calls[0] + " opens");
             for (int stop = 1; stop <= calls[0]; stop++) {
                 String what = (rescue ? "a flipped bit" : "a zeroed range") + ", stopped at open " + stop;
-                Path dir = copy(pristine, tmp.resolve("stop-" + rescue + "-" + stop));
+                Path dir = Frames.copySegments(pristine, tmp.resolve("stop-" + rescue + "-" + stop));
                 damage(dir.resolve(last.getFileName()), rescue, at, zeroFrom, zeros);
-                int stopAt = stop;
-                int[] n = {0};
-                try {
-                    Journal.repair(dir, x -> { }, (file, writable) -> {
-                        if (++n[0] == stopAt) {
-                            throw new IllegalStateException("crash");
-                        }
-                        return Backend.CHANNEL_HEAP.open(file, writable);
-                    });
-                } catch (IllegalStateException | IolabException crash) {
-                    // stopped there
-                }
+                Frames.repairStoppedAt(dir, stop);
                 long between;
                 try {
                     between = nextSequence(dir);
@@ -276,15 +245,60 @@ class JournalRepairTailTest {
                 assertTrue(after.ok() && after.problems().isEmpty(), what + ": " + after + " after " + done);
                 long next = nextSequence(dir);
                 assertTrue(rescue ? next == RECORDS : next >= RECORDS, what + ": next append " + next + " " + done);
-                List<Long> expected = range(0, damaged);
+                List<Long> expected = Payloads.range(0, damaged);
                 if (rescue) {
-                    expected.addAll(range(damaged + 1, RECORDS));
+                    expected.addAll(Payloads.range(damaged + 1, RECORDS));
                 }
                 try (Journal j = Journal.open(dir, options())) {
-                    assertEquals(expected, sequences(j, 0), what + ", then " + done);
+                    assertEquals(expected, Payloads.sequences(j, 0, MAX), what + ", then " + done);
                 }
             }
         }
+    }
+
+    /** The first sequence of a journal whose next ones near {@code Long.MAX_VALUE}. */
+    private static final long NEAR_MAX = Long.MAX_VALUE - 60;
+    private static final int NEAR_MAX_RECORDS = 50;
+
+    /**
+     * Writes {@code seg}, the only segment of a journal that starts at {@link #NEAR_MAX} (marked as its start), with
+     * {@link #NEAR_MAX_RECORDS} records of 16 bytes, all below its synced mark.
+     *
+     * @return where its data ends
+     */
+    private static long nearMax(Path seg) throws IOException {
+        ByteBuffer file = ByteBuffer.allocate(8192).order(ByteOrder.LITTLE_ENDIAN);
+        file.put(0, Format.header(NEAR_MAX, 8192), 0, Format.HEADER_SIZE);
+        file.put(Format.START_OFFSET, Format.startMarker(NEAR_MAX), 0, 4);
+        int p = Format.HEADER_SIZE;
+        for (int i = 0; i < NEAR_MAX_RECORDS; i++) {
+            byte[] fr = Frames.frame(NEAR_MAX + i, Payloads.of(NEAR_MAX + i, 16));
+            file.put(p, fr);
+            p += fr.length;
+        }
+        file.put(Format.MARK_OFFSET, Format.syncedMark(NEAR_MAX, p), 0, Format.MARK_SIZE);
+        Files.write(seg, file.array());
+        return p;
+    }
+
+    /**
+     * Repairs {@code dir} and checks that it then verifies clean and that the next append takes no sequence below
+     * {@code synced} (every record before it was synced: a reader may have seen it).
+     *
+     * @return what the repair did
+     */
+    private static List<String> assertRepairedPast(Path dir, JournalOptions o, long synced) {
+        List<String> done = new ArrayList<>();
+        Journal.repair(dir, done::add);
+        VerifyReport after = Journal.verify(dir);
+        assertTrue(after.ok(), after + " after " + done);
+        long next;
+        try (Journal j = Journal.open(dir, o)) {
+            next = j.nextSequence();
+        }
+        assertTrue(next >= synced, "the next append takes " + next + ", but the records up to " + (synced - 1)
+                + " were synced: " + done);
+        return done;
     }
 
     // ------------------------------------------------------------------------------------------ a review's cases
@@ -311,12 +325,7 @@ class JournalRepairTailTest {
         Frames.writeAt(last, from, new byte[(int) (Frames.dataEnd(last) - from - 8)]);
         VerifyReport before = Journal.verify(tmp);
         assertTrue(!before.ok(), before.toString());
-        List<String> done = new ArrayList<>();
-        Journal.repair(tmp, done::add);
-        VerifyReport after = Journal.verify(tmp);
-        assertTrue(after.ok(), after + " after " + done);
-        long next = nextSequence(tmp);
-        assertTrue(next >= RECORDS, "the next append takes " + next + ": " + done);
+        assertRepairedPast(tmp, options(), RECORDS);
     }
 
     /**
@@ -350,9 +359,7 @@ class JournalRepairTailTest {
     @Test
     void aSealedLastSegmentsLostRecordsStayTaken() throws IOException {
         Path last = fill(tmp).getLast();
-        Frames.writeAt(last, Format.SEAL_OFFSET, Format.sealMarker(Format.parseName(last)).array());
-        // as a roll leaves a segment it sealed: no synced mark (the sealed segments of fill() all read 64)
-        SyncedMarks.set(last, Format.HEADER_SIZE);
+        sealWithoutMark(last);
         long from = Frames.starts(last).get(1);
         long end = Frames.dataEnd(last);
         byte[] garbage = new byte[Format.FRAME_HEADER];
@@ -361,73 +368,35 @@ class JournalRepairTailTest {
         Frames.writeAt(last, from, garbage);
         VerifyReport before = Journal.verify(tmp);
         assertTrue(!before.ok(), before.toString());
-        List<String> done = new ArrayList<>();
-        Journal.repair(tmp, done::add);
-        VerifyReport after = Journal.verify(tmp);
-        assertTrue(after.ok(), after + " after " + done);
-        long next = nextSequence(tmp);
-        assertTrue(next >= RECORDS, "the next append takes " + next + ", the sealed segment held records up to "
-                + (RECORDS - 1) + ": " + done);
+        assertRepairedPast(tmp, options(), RECORDS);
     }
 
     /** A journal near Long.MAX: the bound overflows. */
     @Test
     void theBoundDoesNotOverflowNearLongMax() throws IOException {
-        long s = Long.MAX_VALUE - 60;
-        Path seg = tmp.resolve(Format.fileName(s));
-        int n = 50;
-        ByteBuffer file = ByteBuffer.allocate(8192).order(ByteOrder.LITTLE_ENDIAN);
-        file.put(0, Format.header(s, 8192), 0, Format.HEADER_SIZE);
-        file.put(Format.START_OFFSET, Format.startMarker(s), 0, 4);
-        int p = Format.HEADER_SIZE;
-        for (int i = 0; i < n; i++) {
-            byte[] fr = Frames.frame(s + i, Payloads.of(s + i, 16));
-            file.put(p, fr);
-            p += fr.length;
-        }
-        file.put(Format.MARK_OFFSET, Format.syncedMark(s, p), 0, Format.MARK_SIZE);
-        Files.write(seg, file.array());
+        Path seg = tmp.resolve(Format.fileName(NEAR_MAX));
+        long p = nearMax(seg);
+        long s = NEAR_MAX;
+        int n = NEAR_MAX_RECORDS;
         assertTrue(Journal.verify(tmp).ok(), Journal.verify(tmp).toString());
         assertEquals(s + n, nextSequence(tmp));
         // damage: record 1 on destroyed, the last 8 bytes of data left
         long from = Format.HEADER_SIZE + 32;
         Frames.writeAt(seg, from, new byte[(int) (p - from - 8)]);
-        List<String> done = new ArrayList<>();
-        Journal.repair(tmp, done::add);
-        VerifyReport after = Journal.verify(tmp);
-        assertTrue(after.ok(), after + " after " + done);
-        long next = nextSequence(tmp);
-        assertTrue(next >= s + n, "the next append takes " + next + ", records up to " + (s + n - 1)
-                + " were synced: " + done);
+        assertRepairedPast(tmp, options(), s + n);
     }
 
     /** The only segment near Long.MAX, header and first record destroyed: the restart overflows. */
     @Test
     void theOnlySegmentsRestartDoesNotOverflowNearLongMax() throws IOException {
-        long s = Long.MAX_VALUE - 60;
-        Path seg = tmp.resolve(Format.fileName(s));
-        int n = 50;
-        ByteBuffer file = ByteBuffer.allocate(8192).order(ByteOrder.LITTLE_ENDIAN);
-        file.put(0, Format.header(s, 8192), 0, Format.HEADER_SIZE);
-        file.put(Format.START_OFFSET, Format.startMarker(s), 0, 4);
-        int p = Format.HEADER_SIZE;
-        for (int i = 0; i < n; i++) {
-            byte[] fr = Frames.frame(s + i, Payloads.of(s + i, 16));
-            file.put(p, fr);
-            p += fr.length;
-        }
-        file.put(Format.MARK_OFFSET, Format.syncedMark(s, p), 0, Format.MARK_SIZE);
-        Files.write(seg, file.array());
+        Path seg = tmp.resolve(Format.fileName(NEAR_MAX));
+        long p = nearMax(seg);
+        long s = NEAR_MAX;
+        int n = NEAR_MAX_RECORDS;
         assertEquals(s + n, nextSequence(tmp));
         Frames.writeAt(seg, 0, "XXXXXXXX".getBytes());
         Frames.writeAt(seg, Format.HEADER_SIZE, new byte[Format.FRAME_HEADER]);
-        List<String> done = new ArrayList<>();
-        Journal.repair(tmp, done::add);
-        VerifyReport after = Journal.verify(tmp);
-        assertTrue(after.ok(), after + " after " + done);
-        long next = nextSequence(tmp);
-        assertTrue(next >= s + n, "the next append takes " + next + ", records up to " + (s + n - 1)
-                + " were synced: " + done);
+        assertRepairedPast(tmp, options(), s + n);
     }
 
     /**
@@ -466,23 +435,8 @@ class JournalRepairTailTest {
         Frames.writeAt(last, 0, "XXXXXXXX".getBytes());
         Frames.writeAt(last, Format.HEADER_SIZE, new byte[Format.FRAME_HEADER]);
         for (int stop = 1; stop <= 12; stop++) {
-            Path dir = tmp.resolve("s" + stop);
-            Files.createDirectories(dir);
-            for (Path f : Journal.listSegments(pristine)) {
-                Files.copy(f, dir.resolve(f.getFileName()));
-            }
-            int stopAt = stop;
-            int[] n = {0};
-            try {
-                Journal.repair(dir, x -> { }, (file, writable) -> {
-                    if (++n[0] == stopAt) {
-                        throw new IllegalStateException("crash");
-                    }
-                    return Backend.CHANNEL_HEAP.open(file, writable);
-                });
-            } catch (RuntimeException crash) {
-                // stopped
-            }
+            Path dir = Frames.copySegments(pristine, tmp.resolve("s" + stop));
+            Frames.repairStoppedAt(dir, stop);
             try {
                 long between = nextSequence(dir);
                 assertTrue(between >= RECORDS, "stop " + stop + ": " + between);
@@ -497,19 +451,78 @@ class JournalRepairTailTest {
         }
     }
 
+    /**
+     * A sealed last segment (every record in it was synced) with a flipped payload bit in one record, and its last
+     * records lost to zeros (a lost page) further on: the intact records between end the data,
+             and findLast takes that run
+     * as the exact count. The records past it were synced (sealed) and may have been acknowledged and read: the journal
+     * must go on past them.
+     */
+    @Test
+    void aSealedLastSegmentsRecordsPastAnIntactRunStayTaken() throws IOException {
+        Path last = fill(tmp).getLast();
+        List<Long> starts = Frames.starts(last);
+        long dataEnd = Frames.dataEnd(last);
+        assertTrue(starts.size() >= 8, starts.toString());
+        long first = Format.parseName(last);
+        sealWithoutMark(last);
+        int k = -1;
+        for (int i = 1; i < starts.size() - 5; i++) {
+            if (Payloads.size(first + i, MAX) >= 8) {
+                k = i;
+                break;
+            }
+        }
+        assertTrue(k > 0);
+        flip(last, starts.get(k) + Format.FRAME_HEADER + 3); // a payload bit of record k
+        // the last records lost to zeros, two intact records after the damaged one
+        long zeroFrom = starts.get(k + 3);
+        Frames.writeAt(last, zeroFrom, new byte[(int) (dataEnd - zeroFrom)]);
+        assertRepairedPast(tmp, options(), RECORDS);
+    }
+
+    /**
+     * A sealed last segment whose header is damaged over no intact record, and whose last records were lost to zeros:
+     * it goes aside (tailAfterLoss), and the new tail must be named past every record it held; they were all synced.
+     * Empty records (16-byte frames) make the one-per-16-bytes bound exact, so the zeroed ones are not covered by the
+     * bound's overestimate.
+     */
+    @Test
+    void aSealedLastSegmentWithALostHeaderKeepsItsZeroedRecordsTaken() throws IOException {
+        int total;
+        try (Journal j = Journal.open(tmp, options())) {
+            long n = 0;
+            while (Journal.listSegments(tmp).size() < 2 || j.nextSequence() - Format.parseName(
+                    Journal.listSegments(tmp).getLast()) < 100) {
+                j.append(new byte[0]);
+                n++;
+            }
+            total = (int) n;
+        }
+        Path last = Journal.listSegments(tmp).getLast();
+        long first = Format.parseName(last);
+        List<Long> starts = Frames.starts(last);
+        long dataEnd = Frames.dataEnd(last);
+        assertTrue(starts.size() >= 100, starts.toString());
+        sealWithoutMark(last);
+        Frames.writeAt(last, 0, "XXXXXXXX".getBytes());
+        Frames.writeAt(last, Format.HEADER_SIZE, new byte[Format.FRAME_HEADER]);
+        long zeroFrom = starts.get(50);
+        Frames.writeAt(last, zeroFrom, new byte[(int) (dataEnd - zeroFrom)]);
+        assertRepairedPast(tmp, options(), total);
+    }
+
+    /** Seals {@code segment} as a roll leaves the segment it sealed: the seal marker, no synced mark. */
+    private static void sealWithoutMark(Path segment) throws IOException {
+        Frames.writeAt(segment, Format.SEAL_OFFSET, Format.sealMarker(Format.parseName(segment)).array());
+        SyncedMarks.set(segment, Format.HEADER_SIZE);
+    }
+
     private static void damage(Path segment, boolean flip, long at, long zeroFrom, int zeros) throws IOException {
         if (flip) {
             flip(segment, at);
         } else {
             Frames.writeAt(segment, zeroFrom, new byte[zeros]);
         }
-    }
-
-    private static Path copy(Path from, Path to) throws IOException {
-        Files.createDirectories(to);
-        for (Path f : Journal.listSegments(from)) {
-            Files.copy(f, to.resolve(f.getFileName()));
-        }
-        return to;
     }
 }

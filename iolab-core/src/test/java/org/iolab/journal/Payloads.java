@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 
 /** Deterministic test payloads: the content of record {@code seq} of a given size. */
@@ -83,5 +85,27 @@ final class Payloads {
             assertEquals(n, reopened.nextSequence(), what);
             return n;
         }
+    }
+
+    /** @return the sequences of every record from {@code from} on, each checked against the payload of its sequence */
+    static List<Long> sequences(Journal j, long from, int max) {
+        List<Long> seqs = new ArrayList<>();
+        j.read(from, (seq, payload) -> {
+            byte[] b = new byte[payload.remaining()];
+            payload.get(b);
+            assertArrayEquals(of(seq, size(seq, max)), b, "record " + seq);
+            seqs.add(seq);
+            return true;
+        });
+        return seqs;
+    }
+
+    /** @return the sequences {@code [from, to)} */
+    static List<Long> range(long from, long to) {
+        List<Long> r = new ArrayList<>();
+        for (long s = from; s < to; s++) {
+            r.add(s);
+        }
+        return r;
     }
 }

@@ -6,7 +6,10 @@ import java.lang.reflect.Proxy;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.iolab.IolabException;
 
-/** A writable file whose syncs ({@code force}, {@code forceRange}) fail while a flag is set; all else goes through. */
+/**
+ * A writable file whose syncs ({@code force}, {@code forceRange}) fail while a flag is set (or once, as an interrupt
+ * stops them); all else goes through.
+ */
 public final class FailingForces {
     private FailingForces() {
     }
@@ -52,9 +55,30 @@ public final class FailingForces {
      * @return {@code d}, its syncs failing as given
      */
     public static StorageFile wrap(StorageFile d, AtomicBoolean failing, Throwable cause) {
+        return wrap(d, failing::get, false, cause);
+    }
+
+    /**
+     * An opener's body: a file opened for writing has its next sync after {@code armed} is set (once) fail as one that
+     * its thread's interrupt stopped inside the fsync: the thread's interrupt status set (a backend gives it back) and
+     * an {@link IolabException} caused by {@link java.nio.channels.ClosedByInterruptException}.
+     *
+     * @return the open file
+     */
+    public static StorageFile openInterrupted(Backend backend, java.nio.file.Path file, boolean writable,
+            AtomicBoolean armed) {
+        return writable ? wrap(backend.open(file, true), () -> armed.getAndSet(false), true,
+                new java.nio.channels.ClosedByInterruptException()) : backend.open(file, false);
+    }
+
+    private static StorageFile wrap(StorageFile d, java.util.function.BooleanSupplier fails, boolean interrupt,
+            Throwable cause) {
         return (StorageFile) Proxy.newProxyInstance(StorageFile.class.getClassLoader(),
                 new Class<?>[] {StorageFile.class}, (proxy, method, args) -> {
-                    if (method.getName().startsWith("force") && failing.get()) {
+                    if (method.getName().startsWith("force") && fails.getAsBoolean()) {
+                        if (interrupt) {
+                            Thread.currentThread().interrupt();
+                        }
                         throw cause == null ? new IolabException("cannot sync " + d.path() + " (injected)")
                                 : new IolabException("cannot sync " + d.path() + " (injected)", cause);
                     }

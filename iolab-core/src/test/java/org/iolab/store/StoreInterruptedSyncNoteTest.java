@@ -4,15 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.iolab.IolabException;
 import org.iolab.storage.Backend;
 import org.iolab.storage.Durability;
-import org.iolab.storage.StorageFile;
+import org.iolab.storage.FailingForces;
 import org.iolab.storage.SyncFailureNote;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The thread syncing the data file is interrupted (by another thread) as its fsync starts: the sync fails, and the
  * store must leave FILE.failed as for any failed data sync ({@code noteFailedSync}: "an I/O error, or an interrupt or
- * close during it"). Simulated deterministically: the wrapper sets the thread's interrupt status and fails the force as
- * a channel closed under it does; the note's own write then closed on the pending interrupt (a review found it).
+ * close during it"). Simulated deterministically ({@link FailingForces#openInterrupted}); the note's own write then
+ * closed on the pending interrupt (a review found it).
  */
 class StoreInterruptedSyncNoteTest {
     @TempDir
@@ -31,31 +29,12 @@ class StoreInterruptedSyncNoteTest {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static StorageFile interruptingForces(StorageFile d, AtomicBoolean armed) {
-        return (StorageFile) Proxy.newProxyInstance(StorageFile.class.getClassLoader(),
-                new Class<?>[] {StorageFile.class}, (proxy, method, args) -> {
-                    if (method.getName().startsWith("force") && armed.getAndSet(false)) {
-                        // another thread's interrupt, arriving inside the fsync: what the backend then reports (the
-                        // channel closed under the call, the fsync's result unknown, the interrupt status given back)
-                        Thread.currentThread().interrupt();
-                        throw new IolabException("cannot sync at offset 0 of " + d.path() + ": interrupted (simulated)",
-                                new java.nio.channels.ClosedByInterruptException());
-                    }
-                    try {
-                        return method.invoke(d, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
-    }
-
     @Test
     void aDataSyncFailedByAnInterruptLeavesTheNote() {
         AtomicBoolean armed = new AtomicBoolean();
         Path file = tmp.resolve("s");
         StoreOptions o = StoreOptions.defaults().withBackend(Backend.CHANNEL_HEAP).withDurability(Durability.NONE)
-                .withOpener((f, w) -> w ? interruptingForces(Backend.CHANNEL_HEAP.open(f, true), armed)
-                        : Backend.CHANNEL_HEAP.open(f, false));
+                .withOpener((f, w) -> FailingForces.openInterrupted(Backend.CHANNEL_HEAP, f, w, armed));
         Store s = Store.open(file, o);
         try {
             for (int i = 0; i < 50; i++) {
