@@ -2242,8 +2242,11 @@ public final class Store implements AutoCloseable {
      *         its group commit covers; at {@link Durability#NONE}, the last checkpoint's
      */
     public long durableSequence() {
-        long cp = checkpointSeq;
+        // the log first: a checkpoint sets checkpointSeq before it lets the log go, so a log found gone means the
+        // sequence read after it is the new checkpoint's (read the other way round, a caller could see the old
+        // checkpoint's sequence with no log, lower than what the log had reported to it)
         Log l = log;
+        long cp = checkpointSeq;
         if (l == null) {
             return cp;
         }
