@@ -78,7 +78,7 @@ public final class StoreCommand implements Callable<Integer> {
     /**
      * Opens an existing store to read it, writing nothing (a shared lock: other readers may read too, writers wait
      * for it). A store that an unclean stop left needing recovery is opened for writing instead, which recovers
-     * it; standard error says so.
+     * it; standard error says so. A file of zeros is refused, unchanged.
      */
     private static Store openToRead(Path file, String backend) {
         StoreOptions o = StoreOptions.defaults();
@@ -89,6 +89,13 @@ public final class StoreCommand implements Callable<Integer> {
         try {
             return Store.openReadOnly(file, o);
         } catch (StoreRecoveryNeededException e) {
+            if (e.blank()) {
+                // nothing to read, and its recovery would make it a store cut to one page: a reading command must
+                // not write what it was not asked to (a zeroed disk image is not a store)
+                throw new IolabException("store file " + file + " holds only zeros: no store was ever written to it"
+                        + " (or its creation stopped before its header); nothing to read, and the file is unchanged."
+                        + " 'iolab store load " + file + "' makes it an empty store (cut to 4096 bytes)");
+            }
             System.err.println("iolab: " + file + " was not closed cleanly; recovering it first (this writes to it)");
             return open(file, backend, Durability.NONE);
         }
@@ -276,7 +283,7 @@ public final class StoreCommand implements Callable<Integer> {
                         lineNo++;
                         int tab = indexOf(line, (byte) '\t');
                         Ack ack;
-                        if (tab >= 0 || line.length > 1 && line[0] == '-') {
+                        if (tab >= 0 || line.length > 0 && line[0] == '-') { // '-' alone: the empty key, which '\tVALUE' puts
                             byte[] key;
                             byte[] value;
                             try {

@@ -84,6 +84,41 @@ class StoreCliIT {
     }
 
     @Test
+    void aFileOfZerosIsNotMadeAStoreByAReadingCommand(@TempDir Path tmp) throws Exception {
+        // get recovered it as an interrupted creation: "not closed cleanly", then the file was a 4 KiB store
+        Path image = Files.write(tmp.resolve("disk.img"), new byte[1 << 20]);
+        for (List<String> args : List.of(List.of("get", image.toString(), "k"), List.of("dump", image.toString()),
+                List.of("stats", image.toString()))) {
+            List<String> all = new ArrayList<>(List.of("store"));
+            all.addAll(args);
+            Run r = iolab("", all.toArray(String[]::new));
+            assertUserError(r, image.toString());
+            assertTrue(r.err().contains("holds only zeros") && r.err().contains("the file is unchanged"), r.err());
+            assertFalse(r.err().contains("not closed cleanly"), r.err());
+            assertEquals(1 << 20, Files.size(image), "store " + args.getFirst() + " changed its size");
+            assertArrayEquals(new byte[1 << 20], Files.readAllBytes(image), "store " + args.getFirst() + " wrote it");
+        }
+        // a load makes it a store, as the message says
+        Run load = iolab("k\tv\n", "store", "load", image.toString());
+        assertEquals("ok k\n", load.out(), load.err());
+        assertEquals("v\n", iolab("", "store", "get", image.toString(), "k").out());
+    }
+
+    @Test
+    void theEmptyKeyIsPutAndDeletedLikeAnyOther(@TempDir Path tmp) throws Exception {
+        // a line '\tVALUE' put it, and '-' alone was refused: the empty key could not be deleted
+        Path file = tmp.resolve("s.store");
+        Run put = iolab("\tempty\nk\tv\n", "store", "load", file.toString());
+        assertEquals("ok \nok k\n", put.out(), put.err());
+        assertEquals("empty\n", iolab("", "store", "dump", file.toString()).out().lines()
+                .filter(l -> l.startsWith("\t")).map(l -> l.substring(1) + "\n").findFirst().orElse(""));
+        Run delete = iolab("-\n", "store", "load", file.toString());
+        assertEquals(0, delete.exit(), delete.err());
+        assertEquals("ok \n", delete.out());
+        assertEquals("k\tv\n", iolab("", "store", "dump", file.toString()).out());
+    }
+
+    @Test
     void aLoadThatFailsBeforeItsFirstLineLeavesNoStoreAndLaterFailuresNameTheirLine(@TempDir Path tmp)
             throws Exception {
         Path file = tmp.resolve("new/sub/fresh.store"); // missing folders are created, as for journal append

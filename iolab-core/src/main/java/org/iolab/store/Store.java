@@ -644,7 +644,7 @@ public final class Store implements AutoCloseable {
         if (h == null) {
             if (isBlank(data, file) && readOnly) {
                 throw new StoreRecoveryNeededException(file, "its creation was interrupted (the file holds only"
-                        + " zeros)");
+                        + " zeros)", true);
             }
             if (isBlank(data, file)) {
                 create();
