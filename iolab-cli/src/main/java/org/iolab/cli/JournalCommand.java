@@ -110,9 +110,12 @@ public final class JournalCommand implements Callable<Integer> {
         if (o.expected >= 0 && r.sequence() > o.expected) {
             out.flush(); // the note lands between the lines it is about
             boolean one = r.sequence() - 1 == o.expected;
-            System.err.println("iolab: no record" + (one ? " " + o.expected + ": a repair cut it" : "s " + o.expected
-                    + " to " + (r.sequence() - 1) + ": a repair cut them") + " from " + o.dir + " (damaged; its *.cut"
-                    + " files keep the bytes)");
+            // a gap a repair left: damaged records (their bytes in *.cut files), a segment that was missing (no
+            // copy), or sequences past the damage that no record had (a repair's bound): it said "its *.cut files
+            // keep the bytes" of them all
+            System.err.println("iolab: no record" + (one ? " " + o.expected : "s " + o.expected + " to "
+                    + (r.sequence() - 1)) + " in " + o.dir + ": a repair left a gap there (damaged or lost records;"
+                    + " the bytes it cut, if any, are in the *.cut files beside the segments)");
         }
         o.expected = r.sequence() + 1;
         byte[] payload = r.payload();
@@ -185,7 +188,13 @@ public final class JournalCommand implements Callable<Integer> {
             JournalOptions options = JournalOptions.defaults().withDurability(Durability.parse(durability))
                     .withBackend(backend(backend));
             if (segmentSize != null) {
-                options = options.withSegmentSize(Sizes.parse(segmentSize, "--segment-size"));
+                long bytes = Sizes.parse(segmentSize, "--segment-size");
+                try {
+                    options = options.withSegmentSize(bytes);
+                } catch (IolabException e) {
+                    // the library's message names the bytes only: name the flag and what was typed too
+                    throw new IolabException("bad --segment-size '" + segmentSize + "' (" + e.getMessage() + ")", e);
+                }
             }
             if (preallocation != null) {
                 options = options.withPreallocation(Preallocation.parse(preallocation));

@@ -39,6 +39,7 @@ public enum Preallocation {
     }
 
     private static void zeroFill(Path file, long size) throws IOException {
+        FileSpace.requireRoom(file, size);
         ByteBuffer zeros = ByteBuffer.allocateDirect(1 << 20);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             for (long p = 0; p < size; ) {

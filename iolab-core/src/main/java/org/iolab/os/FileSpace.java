@@ -194,6 +194,21 @@ public final class FileSpace {
     }
 
     /**
+     * Refuses, before anything is written, to grow {@code file} to {@code size} bytes written in full (a zero fill)
+     * when its device has less than that free: {@code fallocate} refuses such a size at once, a writer of zeros would
+     * fill the disk first.
+     *
+     * @param file the file (it may not exist yet)
+     * @param size the size it would have
+     * @throws NoSpaceException naming the file, the size and what is free
+     */
+    public static void requireRoom(Path file, long size) {
+        if (usableSpace(file.toAbsolutePath().getParent()) < size) {
+            throw noSpace(file, size, 0);
+        }
+    }
+
+    /**
      * Refuses, before anything is written, when {@code dir} has less than {@code bytes} plus a 5% / 256 MiB
      * margin free.
      *

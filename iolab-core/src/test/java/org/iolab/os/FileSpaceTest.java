@@ -59,6 +59,29 @@ class FileSpaceTest {
         }
     }
 
+    /**
+     * A zero fill larger than the free space is refused before it writes: a review's {@code journal append
+     * --segment-size 1t --preallocation zero-fill} wrote 36 GiB of zeros in a minute, where fallocate refuses at once
+     * (on a 16 MiB ext4 image, root only: before the check the fill ran into ENOSPC and left its file).
+     */
+    @Test
+    void aZeroFillThatDoesNotFitIsRefusedBeforeItWrites() throws Exception {
+        Path mnt = SmallExt4.mount(dir, 16);
+        try {
+            long free = FileSpace.usableSpace(mnt);
+            Path f = mnt.resolve("segment");
+            NoSpaceException e = assertThrows(NoSpaceException.class,
+                    () -> org.iolab.catalogue.Preallocation.ZERO_FILL.prepare(f, free + (4L << 20)));
+            assertTrue(e.getMessage().contains(f.toString()) && e.getMessage().contains("free on its device"),
+                    e.getMessage());
+            assertTrue(!Files.exists(f), "left " + (Files.exists(f) ? Files.size(f) : -1) + " bytes");
+            org.iolab.catalogue.Preallocation.ZERO_FILL.prepare(f, free / 2); // what fits still does
+            assertEquals(free / 2, Files.size(f));
+        } finally {
+            SmallExt4.unmount(mnt);
+        }
+    }
+
     @Test
     void requireFreeNamesTheFolderAndTheNeed() {
         long tooMuch = FileSpace.usableSpace(dir) * 2;
