@@ -110,7 +110,9 @@ class JournalRepairTest {
         assertTrue(e.getMessage().contains("to write the header again if the segment's records are intact"),
                 e.getMessage());
         JournalCorruptedException record = new JournalCorruptedException(damaged, Format.HEADER_SIZE + 8, "bad CRC");
-        assertTrue(record.getMessage().contains("to cut the journal at the last valid record"), record.getMessage());
+        // it said "records after it are lost": repair keeps the intact ones that end the segment, and later segments
+        assertTrue(record.getMessage().contains("to cut the damaged records out") && record.getMessage().contains(
+                "every later segment") && !record.getMessage().contains("are lost"), record.getMessage());
     }
 
     /** A few bytes of text named like a last segment were deleted by the next open: "hello\n" is not a header. */
