@@ -177,6 +177,7 @@ final class Cursor implements AutoCloseable {
                         if (journal.refresh()) {
                             continue;
                         }
+                        journal.damageAfter(ref); // the records end at damage: said, not taken for the journal's end
                         return false;
                     }
                     SegmentRef following = journal.segmentAfter(ref);

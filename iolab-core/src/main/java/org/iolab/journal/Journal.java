@@ -302,6 +302,18 @@ public final class Journal implements AutoCloseable {
     private SegmentCursor refreshCursor;
     /** Read-only journals: since when {@link #resync()} has failed, or 0 (refreshLock). */
     private long resyncFailingSince;
+    /**
+     * Read-only journals: damage {@link #refresh()} found where the readable records of the tip's segment end (records
+     * below its synced mark that fail their check), or null. The records before it are read; a reader that reaches it
+     * is told ({@link #damageAfter}), as at damage in a sealed segment. Cleared when the files are read again after a
+     * writer's cut ({@link #resync}).
+     */
+    private volatile Damage damageAtTip;
+
+    /** Where a read-only journal's readable records end, and why. */
+    private record Damage(Path file, long offset, String what) {
+    }
+
     /** Read-only journals: when {@link #refresh()} last compared the followed file's identity (refreshLock). */
     private long identityCheckedAt = System.nanoTime() - IDENTITY_CHECK_NANOS;
 
@@ -393,8 +405,10 @@ public final class Journal implements AutoCloseable {
      * @param dir the journal directory
      * @param options the backend used to read (the other options are ignored)
      * @return the read-only journal; close it
-     * @throws JournalCorruptedException when a segment header other than the last one's is damaged, or records below
-     *     the last segment's synced mark are
+     * @throws JournalCorruptedException when a segment header other than the last one's is damaged. Records below the
+     *     last segment's synced mark that fail their check do not fail the open: the records before them are read,
+     *     and a reader (or tailer) that reaches them gets this exception, naming the file and offset, as at damage in
+     *     a sealed segment
      */
     public static Journal openReadOnly(Path dir, JournalOptions options) {
         given(dir, "journal directory");
@@ -649,6 +663,7 @@ public final class Journal implements AutoCloseable {
             epoch = e;
             segments = fresh;
             tip = new Tip(last, end, next);
+            damageAtTip = null; // the next refresh finds it again if it is still there
             return true;
         } finally {
             if (oldFile != null) {
@@ -767,6 +782,18 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
+     * Read-only journals: called by a reader that has read every record of {@code segment} up to the tip.
+     *
+     * @throws JournalCorruptedException when the records there end at damage ({@link #damageAtTip})
+     */
+    void damageAfter(SegmentRef segment) {
+        Damage d = damageAtTip;
+        if (d != null && d.file().equals(segment.path)) {
+            throw new JournalCorruptedException(d.file(), d.offset(), d.what());
+        }
+    }
+
+    /**
      * Read-only journals: scans for records (and segments) another writer appended since the last call.
      *
      * @return true when the tip moved
@@ -830,8 +857,15 @@ public final class Journal implements AutoCloseable {
                 }
                 if (c != null && end < ref.syncedMark) {
                     // the writer synced records up to its mark before writing it: they cannot be still coming (a
-                    // segment deleted before this read it is not damaged: its records are gone, as its readers hear)
-                    throw new JournalCorruptedException(ref.path, end, damageBelowMark(end, ref.syncedMark, next));
+                    // segment deleted before this read it is not damaged: its records are gone, as its readers hear).
+                    // The records before the damage are readable: the tip goes up to it, and a reader that reaches it
+                    // is told (it was the open that refused, and 'journal read' printed nothing)
+                    damageAtTip = new Damage(ref.path, end, damageBelowMark(end, ref.syncedMark, next));
+                    if (next != t.nextSeq()) {
+                        tip = new Tip(ref, end, next);
+                        changed = true;
+                    }
+                    return changed;
                 }
                 if (next != t.nextSeq()) {
                     tip = new Tip(ref, end, next);

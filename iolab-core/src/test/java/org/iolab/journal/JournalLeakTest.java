@@ -55,7 +55,10 @@ public class JournalLeakTest {
         return JournalOptions.defaults().withBackend(b).withSegmentSize(64 << 10);
     }
 
-    /** A read-only open refused for a damaged record below the synced mark leaves its refresh cursor open. */
+    /**
+     * A read-only open of a journal with a damaged record below the synced mark (refused until its readers were told
+     * at the damage instead) leaves no file or mapping open once closed, read to the damage or not.
+     */
     @Test
     void aRefusedReadOnlyOpenLeavesNoFileOrMapping() throws Exception {
         for (Backend b : Backend.values()) {
@@ -69,10 +72,14 @@ public class JournalLeakTest {
                 ch.write(ByteBuffer.wrap(new byte[] {0x55}), Format.HEADER_SIZE + 3 * 120 + 40);
             }
             for (int i = 0; i < 5; i++) {
-                assertThrows(JournalCorruptedException.class, () -> Journal.openReadOnly(dir, small(b)));
+                try (Journal j = Journal.openReadOnly(dir, small(b))) {
+                    if (i % 2 == 0) {
+                        assertThrows(JournalCorruptedException.class, () -> j.read(0, (seq, payload) -> true));
+                    }
+                }
             }
-            assertEquals(List.of(), fds(dir), b + ": descriptors left by 5 refused opens");
-            assertEquals(List.of(), mapsAfterGc(dir), b + ": mappings left by 5 refused opens");
+            assertEquals(List.of(), fds(dir), b + ": descriptors left by 5 opens");
+            assertEquals(List.of(), mapsAfterGc(dir), b + ": mappings left by 5 opens");
         }
     }
 

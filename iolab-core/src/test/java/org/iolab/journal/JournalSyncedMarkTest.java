@@ -78,9 +78,23 @@ class JournalSyncedMarkTest {
         assertEquals(segment, e.file());
         assertEquals(start(17), e.offset());
         assertTrue(e.getMessage().contains("synced mark") && e.getMessage().contains("repair"), e.getMessage());
-        JournalCorruptedException ro = assertThrows(JournalCorruptedException.class,
-                () -> Journal.openReadOnly(dir, o));
-        assertEquals(start(17), ro.offset());
+        // a reader opens it and reads the records before the damage, then is told (the open refused, and 'journal
+        // read' printed nothing)
+        List<Long> before = new ArrayList<>();
+        try (Journal ro = Journal.openReadOnly(dir, o)) {
+            assertEquals(17, ro.nextSequence(), "the readable records end at the damage");
+            JournalCorruptedException read = assertThrows(JournalCorruptedException.class,
+                    () -> ro.read(0, (seq, payload) -> before.add(seq)));
+            assertEquals(segment, read.file());
+            assertEquals(start(17), read.offset());
+            try (Tailer t = ro.tailer(15)) {
+                assertEquals(15, t.poll(java.time.Duration.ofSeconds(5)).sequence());
+                assertEquals(16, t.poll(java.time.Duration.ofSeconds(5)).sequence());
+                assertThrows(JournalCorruptedException.class, () -> t.poll(java.time.Duration.ofSeconds(5)),
+                        "a tailer does not wait at damage");
+            }
+        }
+        assertEquals(java.util.stream.LongStream.range(0, 17).boxed().toList(), before);
         VerifyReport report = Journal.verify(dir);
         assertFalse(report.ok());
         VerifyReport.Problem first = report.problems().getFirst();
