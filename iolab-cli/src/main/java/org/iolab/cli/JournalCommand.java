@@ -477,10 +477,21 @@ public final class JournalCommand implements Callable<Integer> {
         @Parameters(index = "0", paramLabel = "DIR", description = "the journal directory")
         Path dir;
 
+        @Option(names = "--force", description = "repair a folder none of whose segment files begins with the journal's"
+                + " magic: they are moved aside as *.cut files and a journal starts there")
+        boolean force;
+
         @Override
         public Integer call() {
             existing(dir);
             notARedoLog(dir, "repair");
+            if (!force && !Journal.beginsAsJournal(dir)) {
+                // it turned a folder holding one file of random bytes named like a segment into a journal
+                throw new IolabException("journal directory " + dir + " does not look like a journal: no file in it"
+                        + " named like a segment begins with the journal's magic. A repair would move them aside as"
+                        + " *.cut files and start a journal there; nothing was changed. If it is a journal whose every"
+                        + " segment header was overwritten, run again with --force");
+            }
             List<String> done = new ArrayList<>();
             VerifyReport report = Journal.repair(dir, done::add);
             if (done.isEmpty()) {

@@ -132,6 +132,24 @@ public final class StoreCommand implements Callable<Integer> {
         }
     }
 
+    /** @return whether the file's first 4096 bytes are zeros (it is at least that long: shorter ones are refused) */
+    private static boolean zeroPage(Path file) {
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
+            ByteBuffer page = ByteBuffer.allocate(Store.HEADER_PAGE);
+            while (page.hasRemaining() && ch.read(page, page.position()) > 0) {
+                // reads the page
+            }
+            for (int i = 0; i < page.position(); i++) {
+                if (page.get(i) != 0) {
+                    return false;
+                }
+            }
+            return page.position() > 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /** @return whether the (short) file holds only zeros: an interrupted creation, which a load completes */
     private static boolean allZero(Path file) {
         try {
@@ -556,10 +574,14 @@ public final class StoreCommand implements Callable<Integer> {
         @Override
         public Integer call() {
             if (!Store.beginsAsStore(existing(file)) && !force) {
-                throw new IolabException("store file " + file + " does not begin as a store: neither header copy"
-                        + " (offsets 0 and 512) has the store's magic and its header page holds other data. It may be"
-                        + " another kind of file, which a repair would cut to its first 4096 bytes; the file is"
-                        + " unchanged. If it is a store whose header was overwritten, run again with --force");
+                // a zero page is refused only with data after it in which no record checks out: it said "its
+                // header page holds other data" of that page too
+                throw new IolabException("store file " + file + " does not begin as a store: " + (zeroPage(file)
+                        ? "its header page (the first 4096 bytes) is zeros, and no record checks out in the data"
+                                + " after it" : "neither header copy (offsets 0 and 512) has the store's magic and its"
+                                + " header page holds other data") + ". It may be another kind of file, which a repair"
+                        + " would cut to its first 4096 bytes; the file is unchanged. If it is a store whose header was"
+                        + " overwritten, run again with --force");
             }
             StoreReport report = Store.repair(file);
             long dropped = report.problems().stream().filter(p -> !p.recoverable()).count();

@@ -1,5 +1,6 @@
 package org.iolab.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -186,6 +187,36 @@ class JournalCliIT {
         assertTrue(repair.out().startsWith("the journal starts at " + next + " from now on: ")
                 && !repair.out().contains("\ncut ") && !repair.out().contains("\ndeleted "), repair.out());
         assertEquals(records(starts.get(3).intValue(), 2000), iolab("", "journal", "read", dir.toString()).out());
+    }
+
+    /** A folder of files named like segments, none a journal's: repair made it a journal without a word. */
+    @Test
+    void repairRefusesAFolderThatDoesNotLookLikeAJournal(@TempDir Path tmp) throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("not-a-journal"));
+        byte[] noise = new byte[8192];
+        new java.util.Random(3).nextBytes(noise);
+        Path file = Files.write(dir.resolve("00000000000000000000.seg"), noise);
+        Run refused = iolab("", "journal", "repair", dir.toString());
+        assertUserError(refused, dir.toString());
+        assertTrue(refused.err().contains("does not look like a journal") && refused.err().contains("--force"),
+                refused.err());
+        try (Stream<Path> s = Files.list(dir)) {
+            assertEquals(List.of(file), s.toList(), "nothing moved or made");
+        }
+        assertArrayEquals(noise, Files.readAllBytes(file));
+        // a journal whose first header was overwritten still has the others' magic: repaired without --force
+        Path j = tmp.resolve("j");
+        assertEquals(0, iolab(records(0, 300), "journal", "append", j.toString(), "--segment-size", "4k").exit());
+        Path first = j.resolve("00000000000000000000.seg");
+        try (FileChannel ch = FileChannel.open(first, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap("XXXXXXXX".getBytes(StandardCharsets.US_ASCII)), 0);
+        }
+        Run repaired = iolab("", "journal", "repair", j.toString());
+        assertEquals(0, repaired.exit(), repaired.out() + repaired.err());
+        assertEquals(records(0, 300), iolab("", "journal", "read", j.toString()).out());
+        Run forced = iolab("", "journal", "repair", dir.toString(), "--force");
+        assertEquals(0, forced.exit(), forced.out() + forced.err());
+        assertTrue(Files.exists(dir.resolve("00000000000000000000.seg.cut")), forced.out());
     }
 
     /**

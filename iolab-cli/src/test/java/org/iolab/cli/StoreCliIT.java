@@ -98,6 +98,17 @@ class StoreCliIT {
             assertEquals(1 << 20, Files.size(image), "store " + args.getFirst() + " changed its size");
             assertArrayEquals(new byte[1 << 20], Files.readAllBytes(image), "store " + args.getFirst() + " wrote it");
         }
+        // repair refuses a zero page followed by data with no record in it, and says that (it said the header page
+        // "holds other data")
+        byte[] noise = new byte[8192];
+        new Random(7).nextBytes(noise);
+        Path zeroThenNoise = Files.write(tmp.resolve("zero-then-noise"), java.nio.ByteBuffer.allocate(4096 + 8192)
+                .put(4096, noise).array());
+        Run refused = iolab("", "store", "repair", zeroThenNoise.toString());
+        assertUserError(refused, zeroThenNoise.toString());
+        assertTrue(refused.err().contains("its header page (the first 4096 bytes) is zeros, and no record checks out")
+                && refused.err().contains("the file is unchanged"), refused.err());
+        assertEquals(4096 + 8192, Files.size(zeroThenNoise));
         // a load makes it a store, as the message says
         Run load = iolab("k\tv\n", "store", "load", image.toString());
         assertEquals("ok k\n", load.out(), load.err());

@@ -1006,6 +1006,35 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
+     * Whether {@code dir} looks like a journal to {@link #repair}: it holds no segment file, or at least one whose first
+     * 8 bytes are the journal's magic. A folder whose every file named like a segment begins otherwise is more likely
+     * something else than a journal that lost every header: a repair would move those files aside as {@code *.cut}
+     * and start a journal there, so a tool asks this first (the CLI's {@code repair} does, and wants {@code --force}).
+     * Reads 8 bytes of each segment file; takes no lock.
+     *
+     * @param dir a folder
+     * @return true when it looks like a journal (or holds no segment)
+     * @throws IolabException when it cannot be listed
+     */
+    public static boolean beginsAsJournal(Path dir) {
+        List<Path> files = listSegments(dir);
+        for (Path f : files) {
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(f)) {
+                ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+                while (b.hasRemaining() && ch.read(b, b.position()) > 0) {
+                    // the first 8 bytes
+                }
+                if (!b.hasRemaining() && b.getLong(0) == Format.MAGIC) {
+                    return true;
+                }
+            } catch (IOException e) {
+                // unreadable or gone: says nothing either way
+            }
+        }
+        return files.isEmpty();
+    }
+
+    /**
      * {@link #repair(Path)}, telling {@code done} each thing it does, in order, as one line: the journal started at a
      * segment, a header written again, a file moved aside, a cut (with where its bytes are kept).
      *
