@@ -20,6 +20,7 @@ import org.iolab.IolabException;
 import org.iolab.Sizes;
 import org.iolab.catalogue.Preallocation;
 import org.iolab.journal.Journal;
+import org.iolab.journal.JournalCorruptedException;
 import org.iolab.journal.JournalOptions;
 import org.iolab.journal.JournalReader;
 import org.iolab.journal.Record;
@@ -73,20 +74,42 @@ public final class JournalCommand implements Callable<Integer> {
      * store could not read as an operation, and every store command then refused the store. Reading it is allowed.
      */
     private static void notARedoLog(Path dir, String command) {
+        Path store = storeOfRedoLog(dir);
+        if (store != null) {
+            throw new IolabException(dir + " is the redo log of store " + store + ": 'iolab journal " + command
+                    + "' would change operations the store needs; use the store's commands ('iolab store verify "
+                    + store + "', 'iolab store repair " + store + "')");
+        }
+    }
+
+    /** @return the store whose redo log {@code dir} is ({@code FILE.wal} beside a store {@code FILE}), or null */
+    private static Path storeOfRedoLog(Path dir) {
         Path d = dir.toAbsolutePath().normalize();
         String name = d.getFileName() == null ? "" : d.getFileName().toString();
         if (name.endsWith(".wal") && name.length() > 4) {
             Path store = d.resolveSibling(name.substring(0, name.length() - 4));
             if (Files.isRegularFile(store) && org.iolab.store.Store.beginsAsStore(store)) {
-                throw new IolabException(dir + " is the redo log of store " + store + ": 'iolab journal " + command
-                        + "' would change operations the store needs; use the store's commands ('iolab store verify "
-                        + store + "', 'iolab store repair " + store + "')");
+                return store;
             }
         }
+        return null;
     }
 
     private static Journal openForReading(Path dir, String backend) {
-        return Journal.openReadOnly(existing(dir), JournalOptions.defaults().withBackend(backend(backend)));
+        try {
+            return Journal.openReadOnly(existing(dir), JournalOptions.defaults().withBackend(backend(backend)));
+        } catch (JournalCorruptedException e) {
+            throw e;
+        } catch (IolabException e) {
+            Path store = e.getMessage().contains("no journal segments") ? storeOfRedoLog(dir) : null;
+            if (store == null) {
+                throw e;
+            }
+            // "open it for writing first" pointed at the commands that refuse a redo log
+            throw new IolabException(dir + " is the redo log of store " + store + " and holds no segment to read (the"
+                    + " store's checkpoint holds every operation); 'iolab store dump " + store + "' prints the store's"
+                    + " records", e);
+        }
     }
 
     private static long checkFrom(Journal journal, Long from) {

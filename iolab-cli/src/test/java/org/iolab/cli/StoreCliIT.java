@@ -115,6 +115,19 @@ class StoreCliIT {
         assertEquals("v\n", iolab("", "store", "get", image.toString(), "k").out());
     }
 
+    /** 'journal read' of a store's empty redo log said "open it for writing first", which the journal refuses. */
+    @Test
+    void readingAStoresEmptyRedoLogPointsAtTheStore(@TempDir Path tmp) throws Exception {
+        Path file = tmp.resolve("s.store");
+        assertEquals(0, iolab(puts(0, 10, ""), "store", "load", file.toString(), "--durability", "batch").exit());
+        Path wal = tmp.resolve("s.store.wal");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(wal), "the close left the log's folder");
+        Run read = iolab("", "journal", "read", wal.toString());
+        assertUserError(read, wal.toString());
+        assertTrue(read.err().contains("is the redo log of store " + file) && read.err().contains(
+                "'iolab store dump " + file + "'") && !read.err().contains("open it for writing"), read.err());
+    }
+
     @Test
     void theEmptyKeyIsPutAndDeletedLikeAnyOther(@TempDir Path tmp) throws Exception {
         // a line '\tVALUE' put it, and '-' alone was refused: the empty key could not be deleted

@@ -382,6 +382,7 @@ public final class Store implements AutoCloseable {
             Path f = file.toAbsolutePath();
             FileLock fileLock = acquire(f);
             try {
+                checkSideFiles(f);
                 Path shown = Files.exists(f) ? null : heldRecords(f);
                 if (shown != null) {
                     // not created here: the store's other files show it held records, and its data file is gone
@@ -397,6 +398,25 @@ public final class Store implements AutoCloseable {
             }
         } finally {
             restoreInterrupt(interrupted);
+        }
+    }
+
+    /**
+     * Refuses, before anything is written, a folder where the store's index checkpoint goes ({@code FILE.idx}) or a
+     * file where its redo log's folder goes ({@code FILE.wal}): the first failed the first checkpoint, after the store
+     * had taken writes, and was taken for a checkpoint showing that a missing data file held records; the second
+     * failed the first redo write with "a write or sync failed ... close it and open it again".
+     */
+    private static void checkSideFiles(Path file) {
+        Path idx = IndexFile.of(file);
+        if (Files.isDirectory(idx)) {
+            throw new IolabException("store " + file + ": " + idx + " is a folder, where the store keeps its index"
+                    + " checkpoint file; nothing was changed: move or delete that folder and open the store again");
+        }
+        Path wal = walOf(file);
+        if (Files.exists(wal, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(wal)) {
+            throw new IolabException("store " + file + ": " + wal + " is a file, where the store keeps its redo log's"
+                    + " folder; nothing was changed: move or delete that file and open the store again");
         }
     }
 

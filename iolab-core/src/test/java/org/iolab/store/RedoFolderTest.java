@@ -37,6 +37,35 @@ class RedoFolderTest {
         assertFalse(Store.hasSegments(file));
     }
 
+    /**
+     * A file where the redo log's folder goes failed the first logged put with "a write or sync failed ... open it
+     * again", and a folder where the checkpoint goes was taken for a checkpoint showing the store held records (or
+     * failed the first checkpoint): both are refused at open now, naming the path, with nothing made.
+     */
+    @Test
+    void aFileOrFolderInTheSideFilesPlaceIsRefusedAtOpen() throws IOException {
+        Path file = dir.resolve("s.db");
+        Path wal = Files.writeString(dir.resolve("s.db.wal"), "notes");
+        org.iolab.IolabException e = org.junit.jupiter.api.Assertions.assertThrows(org.iolab.IolabException.class,
+                () -> Store.open(file, StoreOptions.defaults().withDurability(Durability.BATCH)));
+        assertTrue(e.getMessage().contains(wal + " is a file") && e.getMessage().contains("nothing was changed"),
+                e.getMessage());
+        assertFalse(Files.exists(file), "no data file made");
+        assertFalse(Files.exists(dir.resolve("s.db.lock")), "no lock file left");
+        assertEquals("notes", Files.readString(wal));
+        Files.delete(wal);
+        Path idx = Files.createDirectory(dir.resolve("s.db.idx"));
+        e = org.junit.jupiter.api.Assertions.assertThrows(org.iolab.IolabException.class,
+                () -> Store.open(file, StoreOptions.defaults()));
+        assertTrue(e.getMessage().contains(idx + " is a folder") && !(e instanceof StoreCorruptedException),
+                e.getMessage());
+        assertFalse(Files.exists(file), "no data file made");
+        Files.delete(idx);
+        try (Store s = Store.open(file, StoreOptions.defaults())) {
+            s.put("k".getBytes(), "v".getBytes());
+        }
+    }
+
     @Test
     void aCleanReopenAtBatchReadsTheRecordsAndLeavesNoSegment() {
         Path file = dir.resolve("s.db");
