@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.concurrent.TimeUnit;
+import org.iolab.IolabException;
 import org.iolab.Sizes;
 import org.iolab.bench.BenchmarkNames;
 import org.iolab.os.FileSpace;
@@ -151,6 +152,11 @@ final class Execution {
                 } catch (RunnerException | RuntimeException e) {
                     System.setErr(systemErr);
                     progress.finish();
+                    if (shuttingDown()) {
+                        // Ctrl-C: JMH's own hook failed with "Shutdown in progress", which is no benchmark's failure
+                        throw new IolabException("stopped (interrupted) during " + p.describe() + "; nothing of this"
+                                + " run was kept", e);
+                    }
                     throw failure(p, e, progress.recentOutput());
                 } finally {
                     System.setErr(systemErr);
@@ -265,6 +271,18 @@ final class Execution {
 
     private String evict() {
         return dropCaches ? "drop-caches" : "fadvise";
+    }
+
+    /** @return whether the JVM is shutting down (Ctrl-C): a shutdown hook can no longer be added then */
+    static boolean shuttingDown() {
+        Thread probe = new Thread(() -> { });
+        try {
+            Runtime.getRuntime().addShutdownHook(probe);
+            Runtime.getRuntime().removeShutdownHook(probe);
+            return false;
+        } catch (IllegalStateException e) {
+            return true;
+        }
     }
 
     /**
