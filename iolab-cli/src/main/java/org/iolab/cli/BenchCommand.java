@@ -240,6 +240,15 @@ final class BenchCommand implements Callable<Integer> {
                     points.size() + journal.points().size() + store.size(), journal.points().size(), store.size(),
                     journal.latency().size() + storeAfter.points().size(), minutes(total));
         }
+        List<Point> shrunk = points.stream().filter(pt -> pt.fileSize() < pt.requestedSize()).toList();
+        if (sizes != null && !shrunk.isEmpty()) {
+            // the file sizes the user asked for: say when a point runs on a smaller one (the table shows it, no more)
+            err.printf(Locale.ROOT, "iolab: %d of %d points run on a smaller file than --sizes asked (down to %s) so"
+                    + " that one pass fits the %s s budget; the table shows each file's size, and --budget raises"
+                    + " it%n", shrunk.size(), points.size(), org.iolab.Sizes.format(shrunk.stream().mapToLong(Point::fileSize)
+                    .min().orElseThrow()), new java.text.DecimalFormat("0.###", java.text.DecimalFormatSymbols.getInstance(Locale.ROOT))
+                    .format(budget != null ? budget : p.budget()));
+        }
         if (dryRun) {
             for (Point pt : points) {
                 System.out.printf(Locale.ROOT, "%-70s %3d x %6.2fs  ~%.1fs%n", pt.describe(), pt.runs(),

@@ -136,6 +136,20 @@ class CliIT {
         }
     }
 
+    /** --sizes 1t ran fis-array on 512 MiB with no word of it (the table's file column only). */
+    @Test
+    void aSizeShrunkToFitTheBudgetIsSaid(@TempDir Path tmp) throws Exception {
+        String[] plan = {"bench", "--profile", "smoke", "--dry-run", "--dir", tmp.toString(), "--methods",
+            "fis-array"};
+        Run shrunk = iolab(tmp, concat(plan, "--sizes", "1t"));
+        assertEquals(0, shrunk.exit(), shrunk.err());
+        assertTrue(shrunk.err().contains("1 of 1 points run on a smaller file than --sizes asked (down to ")
+                && shrunk.err().contains("--budget raises it"), shrunk.err());
+        Run kept = iolab(tmp, concat(plan, "--sizes", "1m"));
+        assertEquals(0, kept.exit(), kept.err());
+        assertFalse(kept.err().contains("smaller file"), kept.err());
+    }
+
     @Test
     void badJournalOptionsAreOneLineAndExitTwo(@TempDir Path tmp) throws Exception {
         String[] journal = {"bench", "--profile", "smoke", "--dry-run", "--dir", tmp.toString(), "--workload",
