@@ -640,7 +640,9 @@ public final class StoreCommand implements Callable<Integer> {
             }
             System.out.printf(Locale.ROOT, "compacted %s: %d records, %d -> %d bytes (%.1f ms)%s%n", target.file,
                     r.records(), before, sizeOf(target.file), r.nanos() / 1e6,
-                    symbols > 0 ? ", values compressed with " + symbols + " symbols" : "");
+                    symbols > 0 ? ", values compressed with " + symbols + " symbols"
+                            : packed ? "; not compressed: no symbol table could be trained on its values (none, or"
+                                    + " too few to pay); a later compact with --compress tries again" : "");
             return 0;
         }
     }
