@@ -444,10 +444,20 @@ public final class JournalCommand implements Callable<Integer> {
                 while (!Thread.currentThread().isInterrupted()) {
                     Record r = tailer.poll(Duration.ofMillis(200));
                     boolean wrote = false;
-                    while (r != null) {
-                        writeLine(out, r, source);
-                        wrote = true;
-                        r = tailer.poll(Duration.ZERO);
+                    try {
+                        while (r != null) {
+                            writeLine(out, r, source);
+                            wrote = true;
+                            r = tailer.poll(Duration.ZERO);
+                        }
+                    } catch (RuntimeException e) {
+                        // damage: the records before it go out first (they were lost in the buffer)
+                        try {
+                            out.flush();
+                        } catch (IOException suppressed) {
+                            e.addSuppressed(suppressed);
+                        }
+                        throw e;
                     }
                     if (wrote) {
                         out.flush();

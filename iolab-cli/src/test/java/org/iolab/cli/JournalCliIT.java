@@ -214,6 +214,20 @@ class JournalCliIT {
         Run repaired = iolab("", "journal", "repair", j.toString());
         assertEquals(0, repaired.exit(), repaired.out() + repaired.err());
         assertEquals(records(0, 300), iolab("", "journal", "read", j.toString()).out());
+        // nor is a one-segment journal whose magic is gone (its records are intact: repair writes the header again),
+        // or a folder whose only segment file is empty (a creation a crash interrupted): both were refused
+        Path one = tmp.resolve("one");
+        assertEquals(0, iolab(records(0, 20), "journal", "append", one.toString(), "--segment-size", "64k").exit());
+        try (FileChannel ch = FileChannel.open(one.resolve("00000000000000000000.seg"), StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[1]), 0);
+        }
+        Run rewritten = iolab("", "journal", "repair", one.toString());
+        assertEquals(0, rewritten.exit(), rewritten.out() + rewritten.err());
+        assertEquals(records(0, 20), iolab("", "journal", "read", one.toString()).out());
+        Path creating = Files.createDirectories(tmp.resolve("creating"));
+        Files.createFile(creating.resolve("00000000000000000000.seg"));
+        Run nothing = iolab("", "journal", "repair", creating.toString());
+        assertEquals(0, nothing.exit(), nothing.out() + nothing.err());
         Run forced = iolab("", "journal", "repair", dir.toString(), "--force");
         assertEquals(0, forced.exit(), forced.out() + forced.err());
         assertTrue(Files.exists(dir.resolve("00000000000000000000.seg.cut")), forced.out());
@@ -243,6 +257,11 @@ class JournalCliIT {
         assertEquals(records(0, lastStart + 3), read.out());
         assertTrue(read.err().contains("journal corrupted: " + last) && read.err().contains("synced mark"),
                 read.err());
+        // tail too: it printed nothing (the records before the damage were lost in its buffer), then the error
+        Run tail = iolab("", "journal", "tail", dir.toString(), "--from", Integer.toString(lastStart + 1));
+        assertEquals(1, tail.exit(), tail.err());
+        assertEquals(records(lastStart + 1, lastStart + 3), tail.out(), tail.err());
+        assertTrue(tail.err().contains("journal corrupted: " + last), tail.err());
         Run from = iolab("", "journal", "read", dir.toString(), "--from", Integer.toString(lastStart + 1));
         assertEquals(records(lastStart + 1, lastStart + 3), from.out(), from.err());
         Run stats = iolab("", "journal", "stats", dir.toString());

@@ -174,10 +174,11 @@ final class Cursor implements AutoCloseable {
                 }
                 case END -> {
                     if (active) {
-                        if (journal.refresh()) {
-                            continue;
+                        if (journal.refresh() || journal.tip() != tip) {
+                            continue; // moved, by this refresh or by another thread's while this one waited for it
                         }
-                        journal.damageAfter(ref); // the records end at damage: said, not taken for the journal's end
+                        // the records end at damage: said, not taken for the journal's end
+                        journal.damageAfter(ref, seg.position());
                         return false;
                     }
                     SegmentRef following = journal.segmentAfter(ref);

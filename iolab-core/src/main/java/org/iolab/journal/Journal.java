@@ -782,13 +782,17 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * Read-only journals: called by a reader that has read every record of {@code segment} up to the tip.
+     * Read-only journals: called by a reader that has read every record of {@code segment} up to {@code position}, the
+     * tip's end as it saw it.
      *
-     * @throws JournalCorruptedException when the records there end at damage ({@link #damageAtTip})
+     * @throws JournalCorruptedException when the records end there at damage ({@link #damageAtTip}): the tip is at it
+     *     still (not moved past it since: bytes written back), and so is the reader (not at an earlier tip)
      */
-    void damageAfter(SegmentRef segment) {
+    void damageAfter(SegmentRef segment, long position) {
         Damage d = damageAtTip;
-        if (d != null && d.file().equals(segment.path)) {
+        Tip t = tip;
+        if (d != null && d.file().equals(segment.path) && t.segment() == segment && t.end() == d.offset()
+                && position >= d.offset()) {
             throw new JournalCorruptedException(d.file(), d.offset(), d.what());
         }
     }
@@ -1006,32 +1010,42 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * Whether {@code dir} looks like a journal to {@link #repair}: it holds no segment file, or at least one whose first
-     * 8 bytes are the journal's magic. A folder whose every file named like a segment begins otherwise is more likely
-     * something else than a journal that lost every header: a repair would move those files aside as {@code *.cut}
-     * and start a journal there, so a tool asks this first (the CLI's {@code repair} does, and wants {@code --force}).
-     * Reads 8 bytes of each segment file; takes no lock.
+     * Whether {@code dir} looks like a journal to {@link #repair}: a file named like a segment begins with the
+     * journal's magic, or holds an intact first record of its name's sequence after the header (a header that lost its
+     * magic, which repair writes again), or every such file holds nothing but zeros (a creation a crash interrupted),
+     * or there is none. A folder whose files named like segments hold other bytes is more likely something else than a
+     * journal that lost every header and its first records: a repair would move them aside as {@code *.cut} files and
+     * start a journal there, so a tool asks this first (the CLI's {@code repair} does, and wants {@code --force}).
+     * Reads the first bytes of each segment file; takes no lock.
      *
      * @param dir a folder
      * @return true when it looks like a journal (or holds no segment)
      * @throws IolabException when it cannot be listed
      */
     public static boolean beginsAsJournal(Path dir) {
-        List<Path> files = listSegments(dir);
-        for (Path f : files) {
-            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(f)) {
-                ByteBuffer b = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
-                while (b.hasRemaining() && ch.read(b, b.position()) > 0) {
-                    // the first 8 bytes
-                }
-                if (!b.hasRemaining() && b.getLong(0) == Format.MAGIC) {
+        boolean foreign = false;
+        for (Path f : listSegments(dir)) {
+            long nameSeq = Format.parseName(f);
+            try (StorageFile file = Backend.CHANNEL_HEAP.open(f, false)) {
+                ByteBuffer header = Format.readHeader(file);
+                if (header != null && header.getLong(0) == Format.MAGIC) {
                     return true;
                 }
-            } catch (IOException e) {
+                if (Verifier.holdsNothing(file)) {
+                    continue;
+                }
+                try (SegmentCursor c = new SegmentCursor(Backend.CHANNEL_HEAP::open, f, file.size(),
+                        Backend.CHANNEL_HEAP.open(f, false))) {
+                    if (c.next(file.size(), true) == SegmentCursor.Status.RECORD && c.sequence() == nameSeq) {
+                        return true;
+                    }
+                }
+                foreign = true;
+            } catch (RuntimeException e) {
                 // unreadable or gone: says nothing either way
             }
         }
-        return files.isEmpty();
+        return !foreign;
     }
 
     /**
@@ -1699,6 +1713,13 @@ public final class Journal implements AutoCloseable {
         long restart = 0;
         for (int i = s; i < n; i++) {
             if (problems[i] != null) {
+                if (i == n - 1 && noData[i] && i > s && refs[i - 1] != null) {
+                    SegmentRef tail = emptyTailAfterSeal(refs[i - 1], files.get(i));
+                    if (tail != null) {
+                        found.add(tail);
+                        continue;
+                    }
+                }
                 if (i == n - 1 && (noData[i] || previousUnsealed)) {
                     // its creation was interrupted, or it follows an unsealed segment: nothing in it was durable.
                     // Bytes in it are kept aside all the same (*.cut): they may be a file that is not a segment
@@ -2001,6 +2022,41 @@ public final class Journal implements AutoCloseable {
             }
         }
         return -1;
+    }
+
+    /**
+     * The journal's last segment holds nothing and its header is damaged, after a sealed segment: no interrupted
+     * creation, as the open otherwise takes it for, since a seal is written only after its successor's header was
+     * synced (a roll's, or the empty segment a repair makes after a cut, named past the records it cut). When it is
+     * named past where the sealed segment's records end, it is that repair's: deleting it would let the next append
+     * take the sequences the repair skipped. Its header is written again, with the gap marker, as a copy synced and
+     * renamed over it.
+     *
+     * @return the segment made again, or null when it is not such a one (it is then deleted as before: a roll's
+     *     successor named where its predecessor ends, or one after a segment not sealed)
+     */
+    private SegmentRef emptyTailAfterSeal(SegmentRef previous, Path file) {
+        ByteBuffer header;
+        try (StorageFile f = opener.open(previous.path, false)) {
+            header = Format.readHeader(f);
+        }
+        if (header == null || !Format.sealed(header, previous.firstSeq)) {
+            return null;
+        }
+        long name = Format.parseName(file);
+        long gapStart = scan(previous, false)[1];
+        if (name <= gapStart) {
+            return null;
+        }
+        SegmentRef ref = new SegmentRef(name, file, options.segmentSize());
+        try {
+            // a copy renamed over it, as a repair writes: a crash before the rename leaves it as it was, to do again
+            writeSegment(opener, file, 0, 0, file, ref.capacity, false, false, Format.gapMarker(name, gapStart));
+        } catch (IOException e) {
+            throw IolabException.io("write the header of the empty last segment again", file, e);
+        }
+        ref.marker = Format.gapMarker(name, gapStart).getInt(0);
+        return ref;
     }
 
     /**

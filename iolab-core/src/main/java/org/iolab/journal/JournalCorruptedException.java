@@ -31,8 +31,8 @@ public final class JournalCorruptedException extends IolabException {
                 ? "to write the header again if the segment's records are intact, else to cut the journal there"
                         + " (the records from it on are then lost)"
                 : "to cut the damaged records out: the records before them stay, so do the intact records after them that"
-                        + " end the segment's data, and every later segment (readers pass over the gap); the segment's"
-                        + " bytes are copied to a *.cut file first"));
+                        + " end the segment's data, and every later segment (readers pass over the gap); the bytes it"
+                        + " cuts, unless they are all zeros, are copied to a *.cut file first"));
     }
 
     /**

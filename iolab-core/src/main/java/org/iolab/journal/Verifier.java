@@ -35,6 +35,8 @@ final class Verifier {
         // a segment without its seal marker before the last one was being sealed at a crash: its torn tail, a
         // gap after it and the last segment are what open cuts away, not damage to durable records
         boolean previousUnsealed = false;
+        // whether the segment before carries its seal marker: written only after its successor's header was synced
+        boolean previousSealed = false;
         int start = startIndex(files, opener);
         for (int i = 0; i < files.size(); i++) {
             Path file = files.get(i);
@@ -78,6 +80,17 @@ final class Verifier {
                     // in it, open refuses the journal and repair rewrites the header
                     boolean trimmedFirst = start < 0 && i == 0 && nameSeq > 0;
                     boolean dropped = last && (empty || previousUnsealed) && !trimmedFirst;
+                    if (dropped && empty && previousSealed && expectedNext >= 0 && nameSeq > expectedNext) {
+                        // the empty segment a repair made after a cut, named past the records it cut (as the open
+                        // sees it: Journal.emptyTailAfterSeal)
+                        problems.add(new VerifyReport.Problem(file, 0, bad + " (the last segment holds nothing, and the"
+                                + " segment before it is sealed, so this header was synced, then damaged: the next open"
+                                + " writes it again, and the journal goes on at sequence " + nameSeq + " after the gap"
+                                + " from " + expectedNext + ")", true));
+                        lost += nameSeq - expectedNext;
+                        expectedNext = -1;
+                        continue;
+                    }
                     problems.add(new VerifyReport.Problem(file, 0, bad + (dropped
                             ? " (the last segment holds nothing durable: the next open deletes it" + (empty ? ")"
                                     : ", its bytes kept aside in a *.cut file)") : ""), dropped));
@@ -148,6 +161,7 @@ final class Verifier {
                 expectedNext = expected;
                 previous = file;
                 previousUnsealed = tail && !last;
+                previousSealed = Format.sealed(header, nameSeq);
             }
         }
         if (noted < 0 && FailedSync.present(dir)) {

@@ -130,6 +130,42 @@ class JournalRepairTailTest {
     }
 
     /**
+     * The empty segment a repair made after the cut, its header damaged since (zeros, as an interrupted creation
+     * leaves): the seal before it was written only after that header was synced, so it is no interrupted creation.
+     * The open took it for one and deleted it, and the next append took the first sequence the repair had skipped.
+     */
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void theRepairsEmptyTailWithADamagedHeaderStillKeepsTheSkippedSequencesTaken(Backend backend) throws IOException {
+        Path last = fill(tmp).getLast();
+        long start = Frames.starts(last).get(1);
+        Frames.writeAt(last, start, new byte[(int) (Frames.dataEnd(last) - start - 8)]);
+        Journal.repair(tmp);
+        long next = nextSequence(tmp);
+        long kept = Format.parseName(last) + 1;
+        assertTrue(next > kept, next + " after " + kept);
+        Path tail = tmp.resolve(Format.fileName(next));
+        assertTrue(Files.exists(tail), Journal.listSegments(tmp).toString());
+        Frames.writeAt(tail, 0, new byte[Format.HEADER_SIZE]);
+        VerifyReport before = Journal.verify(tmp);
+        assertTrue(before.ok() && before.problems().getFirst().what().contains("the next open writes it again, and the"
+                + " journal goes on at sequence " + next), before.toString());
+        assertEquals(next - kept, before.cut(), "verify counts the gap the open keeps");
+        if (backend == Backend.RANDOM_ACCESS_FILE) {
+            // a repair leaves it to the open (it mends nothing a crash can leave): the same after it
+            Journal.repair(tmp);
+        }
+        try (Journal j = Journal.open(tmp, options(backend))) {
+            assertEquals(next, j.nextSequence(), "the sequences the repair skipped stay taken");
+            assertEquals(next, j.append(Payloads.of(next, Payloads.size(next, MAX))));
+            assertEquals(List.of(kept - 1, next), Payloads.sequences(j, kept - 1, MAX), "a read across the gap");
+        }
+        VerifyReport after = Journal.verify(tmp);
+        assertTrue(after.ok() && after.problems().isEmpty(), after.toString());
+        assertEquals(next - kept, after.cut());
+    }
+
+    /**
      * A record whose length was damaged to cover the records after it, and whose payload is damaged too: nothing
      * follows where its length ends, which proves nothing about the records it swallowed. The count is bounded by the
      * bytes, not taken as one record.
