@@ -97,6 +97,7 @@ class StoreCliIT {
             assertFalse(r.err().contains("not closed cleanly"), r.err());
             assertEquals(1 << 20, Files.size(image), "store " + args.getFirst() + " changed its size");
             assertArrayEquals(new byte[1 << 20], Files.readAllBytes(image), "store " + args.getFirst() + " wrote it");
+            assertFalse(Files.exists(tmp.resolve("disk.img.lock")), "store " + args.getFirst() + " left its lock");
         }
         // repair refuses a zero page followed by data with no record in it, and says that (it said the header page
         // "holds other data")

@@ -382,7 +382,7 @@ public final class Store implements AutoCloseable {
             Path f = file.toAbsolutePath();
             FileLock fileLock = acquire(f);
             try {
-                checkSideFiles(f);
+                checkSideFiles(f, options.durability() != Durability.NONE);
                 Path shown = Files.exists(f) ? null : heldRecords(f);
                 if (shown != null) {
                     // not created here: the store's other files show it held records, and its data file is gone
@@ -407,16 +407,18 @@ public final class Store implements AutoCloseable {
      * had taken writes, and was taken for a checkpoint showing that a missing data file held records; the second
      * failed the first redo write with "a write or sync failed ... close it and open it again".
      */
-    private static void checkSideFiles(Path file) {
+    private static void checkSideFiles(Path file, boolean logged) {
         Path idx = IndexFile.of(file);
         if (Files.isDirectory(idx)) {
             throw new IolabException("store " + file + ": " + idx + " is a folder, where the store keeps its index"
                     + " checkpoint file; nothing was changed: move or delete that folder and open the store again");
         }
         Path wal = walOf(file);
-        if (Files.exists(wal, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(wal)) {
-            throw new IolabException("store " + file + ": " + wal + " is a file, where the store keeps its redo log's"
-                    + " folder; nothing was changed: move or delete that file and open the store again");
+        // only a store that logs makes the folder (at NONE such a file is in nobody's way, and it opened before)
+        if (logged && Files.exists(wal, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !Files.isDirectory(wal)) {
+            throw new IolabException("store " + file + ": " + wal + " is " + (Files.isSymbolicLink(wal)
+                    ? "a link to no folder" : "a file") + ", where the store keeps its redo log's folder; nothing was"
+                    + " changed: move or delete it and open the store again");
         }
     }
 
@@ -466,7 +468,8 @@ public final class Store implements AutoCloseable {
             try {
                 return new Store(f, options, null, null, hold);
             } catch (RuntimeException | Error e) {
-                hold.release(refusedAsForeign(f, e));
+                // a file of zeros is refused as a foreign one is, leaving nothing beside it
+                hold.release(refusedAsForeign(f, e) || e instanceof StoreRecoveryNeededException r && r.blank());
                 throw e;
             }
         } finally {

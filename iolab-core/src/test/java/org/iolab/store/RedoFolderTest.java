@@ -53,7 +53,18 @@ class RedoFolderTest {
         assertFalse(Files.exists(file), "no data file made");
         assertFalse(Files.exists(dir.resolve("s.db.lock")), "no lock file left");
         assertEquals("notes", Files.readString(wal));
+        // at NONE no redo log is made: such a file is in nobody's way (a store that opened before still does)
+        try (Store s = Store.open(file, StoreOptions.defaults().withDurability(Durability.NONE))) {
+            s.put("k".getBytes(), "v".getBytes());
+        }
+        assertEquals("notes", Files.readString(wal));
+        Store.deleteFiles(file);
         Files.delete(wal);
+        Path nowhere = Files.createSymbolicLink(wal, dir.resolve("missing-folder"));
+        e = org.junit.jupiter.api.Assertions.assertThrows(org.iolab.IolabException.class,
+                () -> Store.open(file, StoreOptions.defaults().withDurability(Durability.BATCH)));
+        assertTrue(e.getMessage().contains(nowhere + " is a link to no folder"), e.getMessage());
+        Files.delete(nowhere);
         Path idx = Files.createDirectory(dir.resolve("s.db.idx"));
         e = org.junit.jupiter.api.Assertions.assertThrows(org.iolab.IolabException.class,
                 () -> Store.open(file, StoreOptions.defaults()));
