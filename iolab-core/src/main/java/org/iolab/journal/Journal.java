@@ -321,7 +321,7 @@ public final class Journal implements AutoCloseable {
         this.readOnly = lock == null;
         this.dir = dir;
         this.options = options;
-        this.opener = options.opener();
+        this.opener = keepingLength(options.opener());
         this.lock = lock;
         this.segments = new CopyOnWriteArrayList<>();
         this.maxPayload = options.maxRecordSize();
@@ -779,6 +779,30 @@ public final class Journal implements AutoCloseable {
             }
         }
         return null;
+    }
+
+    /**
+     * @return {@code opener}, whose writable files keep their length at close ({@link StorageFile#keepLengthOnClose}):
+     *     a segment never gets shorter while it is named, so a follower in another process that mapped it never reads
+     *     past its end. A mapping writer cut the zeros it had grown past its last write at close, and a follower
+     *     checking records in its mapping died of SIGBUS inside CRC32C (scripts/probes/follower-sigbus).
+     */
+    private static StorageOpener keepingLength(StorageOpener opener) {
+        return new StorageOpener() {
+            @Override
+            public StorageFile open(Path file, boolean writable) {
+                StorageFile f = opener.open(file, writable);
+                if (writable) {
+                    f.keepLengthOnClose();
+                }
+                return f;
+            }
+
+            @Override
+            public void syncDirectory(Path folder) throws IOException {
+                opener.syncDirectory(folder);
+            }
+        };
     }
 
     /**
@@ -3069,8 +3093,9 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * Opens a segment read-only for a reader. A mapped backend's writer cuts the file's zero tail when it
-     * seals a segment, so an open that races with that can fail once; it is retried a few times.
+     * Opens a segment read-only for a reader. A mapped backend's writer of an iolab before {@link #keepingLength} cut
+     * the file's zero tail when it sealed a segment, so an open that races with that can fail once; it is retried a
+     * few times.
      */
     StorageFile openForRead(Path file) {
         return openForRead(opener, file);

@@ -374,8 +374,9 @@ final class SegmentCursor implements AutoCloseable {
     }
 
     /**
-     * Whether {@code p} begins a page. Records end where a writer may cut its file (a mapped writer trims the zero
-     * tail when it seals or closes a segment), and a mapping made while the file was longer faults (SIGBUS) on a
+     * Whether {@code p} begins a page. Records end where a writer may cut its file (a mapped writer of an iolab before
+     * the journal kept its segments' length trimmed the zero tail when it sealed or closed a segment; a file cut by
+     * hand is the same), and a mapping made while the file was longer faults (SIGBUS) on a
      * page wholly past the new end. The word after the last record read lies on such a page only when it begins
      * one: anywhere else its page also holds that record's last bytes. 4096 divides every page size.
      */

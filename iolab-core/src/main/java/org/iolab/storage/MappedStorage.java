@@ -48,6 +48,8 @@ final class MappedStorage implements StorageFile {
     private volatile long capacity;
     private volatile long size;
     private volatile boolean closed;
+    /** {@link #keepLengthOnClose()}: close leaves the file's length as it is. */
+    private volatile boolean keepLength;
     /**
      * The file was cut since the last force: the new length reaches the device only through a sync of the file, which
      * the windows' msyncs do not make when none of them is dirty (then a power loss brings the cut bytes back).
@@ -263,6 +265,11 @@ final class MappedStorage implements StorageFile {
     }
 
     @Override
+    public void keepLengthOnClose() {
+        keepLength = true;
+    }
+
+    @Override
     public void truncate(long newSize) {
         Problems.checkSize(path, newSize);
         if (!writable) {
@@ -313,7 +320,7 @@ final class MappedStorage implements StorageFile {
             closed = true;
             windows = new MappedByteBuffer[0];
             dirty = new AtomicIntegerArray(0);
-            if (writable) {
+            if (writable && !keepLength) {
                 Problems.setLength(channel, path, size);
             }
         } finally {

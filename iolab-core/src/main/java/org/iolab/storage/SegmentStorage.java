@@ -49,6 +49,8 @@ final class SegmentStorage implements StorageFile {
     private volatile long size;
     /** Set under the write lock. */
     private volatile boolean closed;
+    /** {@link #keepLengthOnClose()}: close leaves the file's length as it is. */
+    private volatile boolean keepLength;
     /** {@link #writeThrough}'s own descriptor, opened on first use; writer only. */
     private final DescriptorWriter throughFile;
     /**
@@ -339,6 +341,11 @@ final class SegmentStorage implements StorageFile {
     }
 
     @Override
+    public void keepLengthOnClose() {
+        keepLength = true;
+    }
+
+    @Override
     public void truncate(long newSize) {
         Problems.checkSize(path, newSize);
         if (!writable) {
@@ -386,7 +393,7 @@ final class SegmentStorage implements StorageFile {
                 map(0);
                 lent = null;
             }
-            if (writable) {
+            if (writable && !keepLength) {
                 Problems.setLength(channel, path, size);
             }
         } finally {

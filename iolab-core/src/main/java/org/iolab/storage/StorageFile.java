@@ -112,6 +112,15 @@ public interface StorageFile extends AutoCloseable {
     void truncate(long size);
 
     /**
+     * Makes {@link #close()} leave the file as long as it is then, where a mapping backend would cut the zeros it grew
+     * past the last write. A journal's segments ask it: another process may have them mapped, and a read there past a
+     * cut end faults (SIGBUS, which kills the JVM inside an intrinsic such as CRC32C). The default does nothing (the
+     * backends that write through a descriptor never cut at close).
+     */
+    default void keepLengthOnClose() {
+    }
+
+    /**
      * For a writer that formats records in place: the file's bytes {@code [0, length)} as one writable segment of
      * mapped memory, the file first grown (allocated) to at least {@code length} bytes. Only the writer may use
      * it, and only until it next calls {@link #write} past {@code length}, {@link #truncate} or {@link #close};

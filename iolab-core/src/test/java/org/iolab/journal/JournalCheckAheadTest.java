@@ -179,7 +179,8 @@ class JournalCheckAheadTest {
     }
 
     /**
-     * A segment sealed by an earlier process whose data ends on a page boundary, where the seal cut the file: the
+     * A segment sealed by an earlier process whose data ends on a page boundary, where the seal cut the file (as seals
+     * did before writers kept the length; the test cuts it as they did): the
      * check thread reads the length word there through the descriptor (a mapped read would fault past the end).
      */
     @ParameterizedTest
@@ -199,7 +200,13 @@ class JournalCheckAheadTest {
             j.append(Payloads.of(pages + 1, 900 << 10));
         }
         Path first = Journal.listSegments(dir).get(0);
-        assertEquals(4096L * (pages + 1), Files.size(first), "the seal cut the first segment at its data end");
+        // the seal keeps the length now (a follower may have the file mapped); one before that cut it at its data
+        // end, as the test does here, and a replay must still cope with such a file
+        assertTrue(Files.size(first) >= 4096L * (pages + 1), "the seal keeps the segment's length: " + Files.size(first));
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(first,
+                java.nio.file.StandardOpenOption.WRITE)) {
+            ch.truncate(4096L * (pages + 1));
+        }
         try (Journal j = Journal.open(dir, o)) {
             List<Long> seen = new ArrayList<>();
             readInto(j, 0, seq -> seq == 0 ? 4096 - Format.HEADER_SIZE - Format.FRAME_HEADER
