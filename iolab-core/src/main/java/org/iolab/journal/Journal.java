@@ -782,10 +782,21 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * @return {@code opener}, whose writable files keep their length at close ({@link StorageFile#keepLengthOnClose}):
-     *     a segment never gets shorter while it is named, so a follower in another process that mapped it never reads
-     *     past its end. A mapping writer cut the zeros it had grown past its last write at close, and a follower
-     *     checking records in its mapping died of SIGBUS inside CRC32C (scripts/probes/follower-sigbus).
+     * @return {@code f}, a segment of {@code capacity} bytes opened to write, which close then cuts no shorter than
+     *     that (a mapping backend grows a file in steps, by at least 1 MiB: what it grew past the capacity goes, and
+     *     no follower maps past the capacity)
+     */
+    private static StorageFile segmentFile(StorageFile f, long capacity) {
+        f.keepLengthOnClose(capacity);
+        return f;
+    }
+
+    /**
+     * @return {@code opener}, whose writable files keep their length at close ({@link StorageFile#keepLengthOnClose}),
+     *     or, where {@link #segmentFile} says the segment's capacity, at least that: a segment never gets shorter than
+     *     a follower in another process may have mapped it (at most its capacity), so that follower never reads past
+     *     its end. A mapping writer cut the zeros it had grown past its last write at close, and a follower checking
+     *     records in its mapping died of SIGBUS inside CRC32C (scripts/probes/follower-sigbus).
      */
     private static StorageOpener keepingLength(StorageOpener opener) {
         return new StorageOpener() {
@@ -793,7 +804,9 @@ public final class Journal implements AutoCloseable {
             public StorageFile open(Path file, boolean writable) {
                 StorageFile f = opener.open(file, writable);
                 if (writable) {
-                    f.keepLengthOnClose();
+                    // the capacity is not known yet (a new segment has no header): nothing is cut unless the caller
+                    // says how far (segmentFile), down to the capacity a follower maps at most
+                    f.keepLengthOnClose(Long.MAX_VALUE);
                 }
                 return f;
             }
@@ -1790,7 +1803,7 @@ public final class Journal implements AutoCloseable {
                 // the crash may have come before the roll's directory sync: the last segment's entry goes to the
                 // device before the seal that makes its records count as durable
                 syncDirectory();
-                try (StorageFile f = opener.open(previous.path, true)) {
+                try (StorageFile f = segmentFile(opener.open(previous.path, true), previous.capacity)) {
                     f.force(false);
                     f.write(Format.SEAL_OFFSET, Format.sealMarker(previous.firstSeq));
                     f.force(false);
@@ -1804,7 +1817,7 @@ public final class Journal implements AutoCloseable {
         }
         segments.addAll(found);
         SegmentRef last = found.getLast();
-        active = opener.open(last.path, true);
+        active = segmentFile(opener.open(last.path, true), last.capacity);
         long[] scanned = scan(last, false);
         long end = scanned[0];
         long expected = scanned[1];
@@ -2068,8 +2081,12 @@ public final class Journal implements AutoCloseable {
             return null;
         }
         long name = Format.parseName(file);
-        long gapStart = scan(previous, false)[1];
-        if (name <= gapStart) {
+        long[] scanned = scan(previous, true); // sealed: every byte after its records must be zeros
+        long gapStart = scanned[1];
+        if (scanned[2] != 0 || name <= gapStart) {
+            // a damaged sealed segment: where its good records end is not where its records end (a gap marker
+            // naming it would hide the damage from the repair that must cut it, and rescue nothing after it). The
+            // empty segment goes as before, and the sealed one, last now, is refused as damaged
             return null;
         }
         SegmentRef ref = new SegmentRef(name, file, options.segmentSize());
@@ -2211,7 +2228,7 @@ public final class Journal implements AutoCloseable {
         StorageFile f = null;
         try {
             options.preallocation().prepare(ref.path, ref.capacity);
-            f = opener.open(ref.path, true);
+            f = segmentFile(opener.open(ref.path, true), ref.capacity);
             // through the descriptor: the caller takes no page fault on the new file's first page of the mapping
             f.writeThrough(0, Format.header(ref.firstSeq, ref.capacity));
             if (durableNow) {
@@ -2920,7 +2937,7 @@ public final class Journal implements AutoCloseable {
                 throw e;
             }
         } else {
-            try (StorageFile f = opener.open(ref.path, true)) {
+            try (StorageFile f = segmentFile(opener.open(ref.path, true), ref.capacity)) {
                 f.write(Format.START_OFFSET, marker);
                 f.force(false);
             }

@@ -117,6 +117,7 @@ final class Verifier {
                 // below the synced mark every record was synced: damage there is not a torn tail either
                 long mark = Format.syncedMark(header, nameSeq, capacity);
                 long expected = nameSeq;
+                int problemsBefore = problems.size();
                 try (SegmentCursor c = new SegmentCursor(opener, file, capacity, opener.open(file, false))) {
                     for (;;) {
                         SegmentCursor.Status status = c.next(capacity, false);
@@ -161,7 +162,9 @@ final class Verifier {
                 expectedNext = expected;
                 previous = file;
                 previousUnsealed = tail && !last;
-                previousSealed = Format.sealed(header, nameSeq);
+                // sealed and whole (as the open asks, Journal.emptyTailAfterSeal): its records end where its data does
+                previousSealed = Format.sealed(header, nameSeq) && problems.size() == problemsBefore
+                        && firstNonZero(f, previousEnd, Math.min(size, capacity)) < 0;
             }
         }
         if (noted < 0 && FailedSync.present(dir)) {

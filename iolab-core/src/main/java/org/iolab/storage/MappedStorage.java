@@ -48,8 +48,8 @@ final class MappedStorage implements StorageFile {
     private volatile long capacity;
     private volatile long size;
     private volatile boolean closed;
-    /** {@link #keepLengthOnClose()}: close leaves the file's length as it is. */
-    private volatile boolean keepLength;
+    /** {@link #keepLengthOnClose}: close cuts the file no shorter than this (0: down to the logical size). */
+    private volatile long keepLength;
     /**
      * The file was cut since the last force: the new length reaches the device only through a sync of the file, which
      * the windows' msyncs do not make when none of them is dirty (then a power loss brings the cut bytes back).
@@ -265,8 +265,8 @@ final class MappedStorage implements StorageFile {
     }
 
     @Override
-    public void keepLengthOnClose() {
-        keepLength = true;
+    public void keepLengthOnClose(long atLeast) {
+        keepLength = Math.max(0, atLeast);
     }
 
     @Override
@@ -320,8 +320,10 @@ final class MappedStorage implements StorageFile {
             closed = true;
             windows = new MappedByteBuffer[0];
             dirty = new AtomicIntegerArray(0);
-            if (writable && !keepLength) {
+            if (writable && keepLength == 0) {
                 Problems.setLength(channel, path, size);
+            } else if (writable) {
+                Problems.cutTo(channel, path, Math.max(size, keepLength)); // never below what was asked, never longer
             }
         } finally {
             lock.writeLock().unlock();

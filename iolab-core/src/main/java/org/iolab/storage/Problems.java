@@ -163,6 +163,26 @@ final class Problems {
         }
     }
 
+    /**
+     * Cuts {@code file} to {@code size} bytes when it is longer; never makes it longer.
+     *
+     * @param channel the file's channel
+     * @param file its path, for the message
+     * @param size the length it may have at most
+     */
+    static void cutTo(ReopeningChannel channel, Path file, long size) {
+        try {
+            channel.call(c -> {
+                if (size < c.size()) {
+                    c.truncate(size);
+                }
+                return null;
+            });
+        } catch (IOException e) {
+            throw IolabException.io("cut the file to " + size + " bytes", file, e);
+        }
+    }
+
     /** Sets the channel's file length exactly (extending writes one zero byte at the new end: sparse). */
     static void setLength(ReopeningChannel channel, Path file, long size) {
         try {

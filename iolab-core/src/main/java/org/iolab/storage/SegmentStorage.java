@@ -49,8 +49,8 @@ final class SegmentStorage implements StorageFile {
     private volatile long size;
     /** Set under the write lock. */
     private volatile boolean closed;
-    /** {@link #keepLengthOnClose()}: close leaves the file's length as it is. */
-    private volatile boolean keepLength;
+    /** {@link #keepLengthOnClose}: close cuts the file no shorter than this (0: down to the logical size). */
+    private volatile long keepLength;
     /** {@link #writeThrough}'s own descriptor, opened on first use; writer only. */
     private final DescriptorWriter throughFile;
     /**
@@ -341,8 +341,8 @@ final class SegmentStorage implements StorageFile {
     }
 
     @Override
-    public void keepLengthOnClose() {
-        keepLength = true;
+    public void keepLengthOnClose(long atLeast) {
+        keepLength = Math.max(0, atLeast);
     }
 
     @Override
@@ -393,8 +393,10 @@ final class SegmentStorage implements StorageFile {
                 map(0);
                 lent = null;
             }
-            if (writable && !keepLength) {
+            if (writable && keepLength == 0) {
                 Problems.setLength(channel, path, size);
+            } else if (writable) {
+                Problems.cutTo(channel, path, Math.max(size, keepLength)); // never below what was asked, never longer
             }
         } finally {
             lock.writeLock().unlock();

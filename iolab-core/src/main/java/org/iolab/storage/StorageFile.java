@@ -112,12 +112,15 @@ public interface StorageFile extends AutoCloseable {
     void truncate(long size);
 
     /**
-     * Makes {@link #close()} leave the file as long as it is then, where a mapping backend would cut the zeros it grew
-     * past the last write. A journal's segments ask it: another process may have them mapped, and a read there past a
-     * cut end faults (SIGBUS, which kills the JVM inside an intrinsic such as CRC32C). The default does nothing (the
+     * Makes {@link #close()} cut the file no shorter than {@code atLeast} bytes, where a mapping backend would cut the
+     * zeros it grew past the last write (it never grows the file). A journal's segments ask it with their capacity:
+     * another process may have them mapped that far, and a read there past a cut end faults (SIGBUS, which kills the
+     * JVM inside an intrinsic such as CRC32C); {@code Long.MAX_VALUE} cuts nothing. The default does nothing (the
      * backends that write through a descriptor never cut at close).
+     *
+     * @param atLeast the length close leaves at least (when the file is that long)
      */
-    default void keepLengthOnClose() {
+    default void keepLengthOnClose(long atLeast) {
     }
 
     /**

@@ -2,6 +2,8 @@ package org.iolab.journal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -126,6 +128,34 @@ class JournalRepairTailTest {
             assertEquals(next, j.append(Payloads.of(next, Payloads.size(next, MAX))));
             List<Long> across = Payloads.sequences(j, kept - 1, MAX);
             assertEquals(List.of(kept - 1, next), across, "a read across the gap");
+        }
+    }
+
+    /**
+     * An empty last segment with a damaged header after a sealed segment that is damaged itself: the open took where the
+     * sealed segment's good records end for where its records end, wrote a gap marker naming it into the empty one,
+     * and the repair after it rescued nothing past the damage (a review: 48 intact records lost). The open leaves it to
+     * the repair now: the empty one goes, as before, and the sealed one, last now, is refused as damaged.
+     */
+    @Test
+    void aDamagedSealedSegmentBeforeAnEmptyTailIsLeftToTheRepair() throws IOException {
+        List<Path> files = fill(tmp);
+        Path last = files.getLast();
+        Path sealed = files.get(files.size() - 2);
+        Frames.writeAt(last, 0, new byte[(int) Files.size(last)]); // nothing in it, its header zeros
+        int k = recordWithPayload(sealed);
+        long damaged = Format.parseName(sealed) + k;
+        flip(sealed, Frames.starts(sealed).get(k) + Format.FRAME_HEADER + 2);
+        VerifyReport before = Journal.verify(tmp);
+        assertFalse(before.ok(), before.toString());
+        assertThrows(JournalCorruptedException.class, () -> Journal.open(tmp, options()).close());
+        Journal.repair(tmp);
+        long lastOfSealed = Format.parseName(last) - 1;
+        try (Journal j = Journal.open(tmp, options())) {
+            List<Long> read = Payloads.sequences(j, damaged - 1, MAX);
+            assertEquals(damaged - 1, read.getFirst());
+            assertEquals(Payloads.range(damaged + 1, lastOfSealed + 1), read.subList(1, read.size()),
+                    "the intact records after the damage are kept");
         }
     }
 

@@ -56,4 +56,46 @@ class JournalSegmentLengthTest {
             assertEquals(List.of(2999L), Payloads.sequences(j, 2999, 6000));
         }
     }
+
+    /**
+     * Kept, but no longer than the segment: a mapping backend grows a file by at least 1 MiB, and doubling steps can
+     * pass any size that is not a power of two (a review: 1 MiB files for 64 KiB segments once close cut nothing).
+     */
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void aClosedSegmentIsNoLongerThanItsSize(Backend backend) throws IOException {
+        long size = 64 << 10;
+        JournalOptions o = JournalOptions.defaults().withBackend(backend).withDurability(Durability.NONE)
+                .withPreallocation(Preallocation.NONE).withSegmentSize(size);
+        try (Journal j = Journal.open(tmp, o)) {
+            for (int i = 0; i < 200; i++) {
+                j.append(Payloads.of(i, 1000));
+            }
+        }
+        List<Path> segments = Journal.listSegments(tmp);
+        assertTrue(segments.size() >= 3, segments.toString());
+        for (Path p : segments) {
+            assertTrue(Files.size(p) <= size, p + " is " + Files.size(p) + " bytes for a " + size + "-byte segment");
+        }
+    }
+
+    /** The power-loss tests' wrapper passes the request on, so that they run the path that ships (it dropped it). */
+    @ParameterizedTest
+    @EnumSource(Backend.class)
+    void theFaultInjectingWrapperKeepsTheLengthToo(Backend backend) throws IOException {
+        JournalOptions o = JournalOptions.defaults().withBackend(backend).withDurability(Durability.NONE)
+                .withPreallocation(Preallocation.NONE).withSegmentSize(64 << 10);
+        StorageOpener faulty = (file, writable) -> writable ? org.iolab.storage.FaultyStorage.open(backend, file)
+                : backend.open(file, false);
+        Path through = Files.createDirectory(tmp.resolve("faulty"));
+        try (Journal j = Journal.open(through, o.withOpener(faulty))) {
+            j.append(Payloads.of(0, 100));
+        }
+        Path plain = Files.createDirectory(tmp.resolve("plain"));
+        try (Journal j = Journal.open(plain, o)) {
+            j.append(Payloads.of(0, 100));
+        }
+        assertEquals(Files.size(Journal.listSegments(plain).getFirst()),
+                Files.size(Journal.listSegments(through).getFirst()));
+    }
 }
