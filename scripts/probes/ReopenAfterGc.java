@@ -3,11 +3,10 @@
 // and one get, timed; prints the median (p10, p90) of the last half of the rounds, in ms. Before each open:
 // a System.gc() (the default, as in StoreBenchmark's setup), nothing (-Dnogc=true), a sleep (-Dnap=MS, after the
 // collection or instead of it with -Dnogc=true), or a sweep over -Dmb=MiB of memory (-Dsweep=true).
-//   javac -d /tmp/probes -cp iolab-core/target/classes scripts/probes/ReopenAfterGc.java
+//   javac -d /tmp/probes -cp iolab-core/target/classes scripts/probes/ReopenLoop.java scripts/probes/ReopenAfterGc.java
+//   (the employees are ReopenLoop's)
 //   java --enable-native-access=ALL-UNNAMED -cp iolab-core/target/classes:/tmp/probes ReopenAfterGc 300 DIR
 //   (also with -Xint, -XX:+UseSerialGC, -XX:+UseParallelGC, -XX:+ExplicitGCInvokesConcurrent)
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -16,28 +15,19 @@ import org.iolab.store.Store;
 import org.iolab.store.StoreOptions;
 
 public class ReopenAfterGc {
-    /** Bruno's employee i, as the benchmarks' EmployeeCodec encodes it. */
-    static byte[] employee(int i) {
-        byte[] c = ("This is employee number " + i).getBytes();
-        ByteBuffer b = ByteBuffer.allocate(16 + c.length).order(ByteOrder.LITTLE_ENDIAN);
-        b.putInt(2000 + i).putInt(11900 + i).put((byte) 1).put((byte) 4).put("John".getBytes())
-                .putShort((short) c.length).put(c);
-        return b.array();
-    }
-
     public static void main(String[] a) throws Exception {
         int rounds = Integer.parseInt(a[0]);
         Path f = Files.createTempDirectory(Path.of(a[1]), "reopen").resolve("s");
         StoreOptions o = StoreOptions.defaults().withDurability(Durability.NONE);
         try (Store s = Store.open(f, o)) {
             for (int i = 0; i < 100_000; i++) {
-                s.put(("Doe" + i).getBytes(), employee(i));
+                s.put(("Doe" + i).getBytes(), ReopenLoop.employee(i));
             }
             for (int i = 1; i < 100_000; i += 2) {
                 s.delete(("Doe" + i).getBytes());
             }
             for (int i = 100_000; i < 150_000; i++) {
-                s.put(("Doe" + i).getBytes(), employee(i));
+                s.put(("Doe" + i).getBytes(), ReopenLoop.employee(i));
             }
         }
         byte[] big = new byte[Integer.getInteger("mb", 64) << 20];

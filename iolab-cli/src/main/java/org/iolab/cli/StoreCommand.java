@@ -127,12 +127,15 @@ public final class StoreCommand implements Callable<Integer> {
         if (size < Store.HEADER_PAGE) {
             throw new IolabException("store file " + file + " is " + size + " bytes, shorter than a store's"
                     + " 4096-byte header: not a store (or a creation that never finished); the file is unchanged."
-                    + (allZero(file) ? " 'iolab store load " + file + "' makes it a store" : " Give the path of a"
+                    + (zeroPage(file) ? " 'iolab store load " + file + "' makes it a store" : " Give the path of a"
                     + " store, or a new path to create one"));
         }
     }
 
-    /** @return whether the file's first 4096 bytes are zeros (it is at least that long: shorter ones are refused) */
+    /**
+     * @return whether the file's first 4096 bytes (all of a shorter one, none of an empty one) are zeros: an interrupted
+     *     creation's, which a load completes, or a store that lost its header page
+     */
     private static boolean zeroPage(Path file) {
         try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file)) {
             ByteBuffer page = ByteBuffer.allocate(Store.HEADER_PAGE);
@@ -141,20 +144,6 @@ public final class StoreCommand implements Callable<Integer> {
             }
             for (int i = 0; i < page.position(); i++) {
                 if (page.get(i) != 0) {
-                    return false;
-                }
-            }
-            return page.position() > 0;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
-    /** @return whether the (short) file holds only zeros: an interrupted creation, which a load completes */
-    private static boolean allZero(Path file) {
-        try {
-            for (byte b : Files.readAllBytes(file)) {
-                if (b != 0) {
                     return false;
                 }
             }

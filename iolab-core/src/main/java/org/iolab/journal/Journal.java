@@ -321,7 +321,7 @@ public final class Journal implements AutoCloseable {
         this.readOnly = lock == null;
         this.dir = dir;
         this.options = options;
-        this.opener = keepingLength(options.opener());
+        this.opener = options.opener();
         this.lock = lock;
         this.segments = new CopyOnWriteArrayList<>();
         this.maxPayload = options.maxRecordSize();
@@ -783,39 +783,15 @@ public final class Journal implements AutoCloseable {
 
     /**
      * @return {@code f}, a segment of {@code capacity} bytes opened to write, which close then cuts no shorter than
-     *     that (a mapping backend grows a file in steps, by at least 1 MiB: what it grew past the capacity goes, and
-     *     no follower maps past the capacity)
+     *     that ({@link StorageFile#keepLengthOnClose}). Every writable open of a named segment goes through here: a
+     *     follower in another process may have the segment mapped up to its capacity, and a mapping writer that cut the
+     *     zeros it had grown past its last write at close made that follower die of SIGBUS inside CRC32C
+     *     (scripts/probes/follower-sigbus). What a mapping backend grew past the capacity (it grows in steps of at
+     *     least 1 MiB) still goes: no follower maps past the capacity.
      */
     private static StorageFile segmentFile(StorageFile f, long capacity) {
         f.keepLengthOnClose(capacity);
         return f;
-    }
-
-    /**
-     * @return {@code opener}, whose writable files keep their length at close ({@link StorageFile#keepLengthOnClose}),
-     *     or, where {@link #segmentFile} says the segment's capacity, at least that: a segment never gets shorter than
-     *     a follower in another process may have mapped it (at most its capacity), so that follower never reads past
-     *     its end. A mapping writer cut the zeros it had grown past its last write at close, and a follower checking
-     *     records in its mapping died of SIGBUS inside CRC32C (scripts/probes/follower-sigbus).
-     */
-    private static StorageOpener keepingLength(StorageOpener opener) {
-        return new StorageOpener() {
-            @Override
-            public StorageFile open(Path file, boolean writable) {
-                StorageFile f = opener.open(file, writable);
-                if (writable) {
-                    // the capacity is not known yet (a new segment has no header): nothing is cut unless the caller
-                    // says how far (segmentFile), down to the capacity a follower maps at most
-                    f.keepLengthOnClose(Long.MAX_VALUE);
-                }
-                return f;
-            }
-
-            @Override
-            public void syncDirectory(Path folder) throws IOException {
-                opener.syncDirectory(folder);
-            }
-        };
     }
 
     /**
@@ -2090,13 +2066,14 @@ public final class Journal implements AutoCloseable {
             return null;
         }
         SegmentRef ref = new SegmentRef(name, file, options.segmentSize());
+        ByteBuffer marker = Format.gapMarker(name, gapStart);
+        ref.marker = marker.getInt(0);
         try {
             // a copy renamed over it, as a repair writes: a crash before the rename leaves it as it was, to do again
-            writeSegment(opener, file, 0, 0, file, ref.capacity, false, false, Format.gapMarker(name, gapStart));
+            writeSegment(opener, file, 0, 0, file, ref.capacity, false, false, marker);
         } catch (IOException e) {
             throw IolabException.io("write the header of the empty last segment again", file, e);
         }
-        ref.marker = Format.gapMarker(name, gapStart).getInt(0);
         return ref;
     }
 
@@ -3110,7 +3087,7 @@ public final class Journal implements AutoCloseable {
     }
 
     /**
-     * Opens a segment read-only for a reader. A mapped backend's writer of an iolab before {@link #keepingLength} cut
+     * Opens a segment read-only for a reader. A mapped backend's writer of an iolab before {@link #segmentFile} cut
      * the file's zero tail when it sealed a segment, so an open that races with that can fail once; it is retried a
      * few times.
      */

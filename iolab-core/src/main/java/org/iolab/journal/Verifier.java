@@ -80,7 +80,8 @@ final class Verifier {
                     // in it, open refuses the journal and repair rewrites the header
                     boolean trimmedFirst = start < 0 && i == 0 && nameSeq > 0;
                     boolean dropped = last && (empty || previousUnsealed) && !trimmedFirst;
-                    if (dropped && empty && previousSealed && expectedNext >= 0 && nameSeq > expectedNext) {
+                    if (dropped && empty && previousSealed && expectedNext >= 0 && nameSeq > expectedNext
+                            && wholeAfter(previous, previousEnd, opener)) {
                         // the empty segment a repair made after a cut, named past the records it cut (as the open
                         // sees it: Journal.emptyTailAfterSeal)
                         problems.add(new VerifyReport.Problem(file, 0, bad + " (the last segment holds nothing, and the"
@@ -162,9 +163,8 @@ final class Verifier {
                 expectedNext = expected;
                 previous = file;
                 previousUnsealed = tail && !last;
-                // sealed and whole (as the open asks, Journal.emptyTailAfterSeal): its records end where its data does
-                previousSealed = Format.sealed(header, nameSeq) && problems.size() == problemsBefore
-                        && firstNonZero(f, previousEnd, Math.min(size, capacity)) < 0;
+                // sealed, and no problem found in it (wholeAfter asks the rest when it matters, as the open does)
+                previousSealed = Format.sealed(header, nameSeq) && problems.size() == problemsBefore;
             }
         }
         if (noted < 0 && FailedSync.present(dir)) {
@@ -201,6 +201,18 @@ final class Verifier {
             }
         }
         return Journal.startIndex(refs);
+    }
+
+    /**
+     * @return whether sealed segment {@code file}'s bytes after its records, from {@code end} to its capacity, are all
+     *     zeros: its records end where its data does (Journal.emptyTailAfterSeal asks the same)
+     */
+    private static boolean wholeAfter(Path file, long end, StorageOpener opener) {
+        try (StorageFile f = opener.open(file, false)) {
+            ByteBuffer header = Format.readHeader(f);
+            long capacity = header == null ? f.size() : header.getLong(24);
+            return firstNonZero(f, end, Math.min(f.size(), capacity)) < 0;
+        }
     }
 
     /**

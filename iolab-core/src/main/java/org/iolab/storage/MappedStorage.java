@@ -320,10 +320,8 @@ final class MappedStorage implements StorageFile {
             closed = true;
             windows = new MappedByteBuffer[0];
             dirty = new AtomicIntegerArray(0);
-            if (writable && keepLength == 0) {
-                Problems.setLength(channel, path, size);
-            } else if (writable) {
-                Problems.cutTo(channel, path, Math.max(size, keepLength)); // never below what was asked, never longer
+            if (writable) {
+                Problems.setLengthAtClose(channel, path, size, keepLength);
             }
         } finally {
             lock.writeLock().unlock();

@@ -164,26 +164,30 @@ final class Problems {
     }
 
     /**
-     * Cuts {@code file} to {@code size} bytes when it is longer; never makes it longer.
+     * A mapping backend's close: sets the file's length to its logical {@code size}, or, when the file asked to keep
+     * its length ({@link StorageFile#keepLengthOnClose}), cuts it no shorter than {@code keepAtLeast} and never makes
+     * it longer.
      *
-     * @param channel the file's channel
-     * @param file its path, for the message
-     * @param size the length it may have at most
+     * @param keepAtLeast 0, or what {@link StorageFile#keepLengthOnClose} asked
      */
-    static void cutTo(ReopeningChannel channel, Path file, long size) {
+    static void setLengthAtClose(ReopeningChannel channel, Path file, long size, long keepAtLeast) {
+        if (keepAtLeast == 0) {
+            setLength(channel, file, size);
+            return;
+        }
+        long to = Math.max(size, keepAtLeast);
         try {
             channel.call(c -> {
-                if (size < c.size()) {
-                    c.truncate(size);
+                if (to < c.size()) {
+                    c.truncate(to);
                 }
                 return null;
             });
         } catch (IOException e) {
-            throw IolabException.io("cut the file to " + size + " bytes", file, e);
+            throw IolabException.io("cut the file to " + to + " bytes", file, e);
         }
     }
 
-    /** Sets the channel's file length exactly (extending writes one zero byte at the new end: sparse). */
     static void setLength(ReopeningChannel channel, Path file, long size) {
         try {
             channel.call(c -> {

@@ -393,10 +393,8 @@ final class SegmentStorage implements StorageFile {
                 map(0);
                 lent = null;
             }
-            if (writable && keepLength == 0) {
-                Problems.setLength(channel, path, size);
-            } else if (writable) {
-                Problems.cutTo(channel, path, Math.max(size, keepLength)); // never below what was asked, never longer
+            if (writable) {
+                Problems.setLengthAtClose(channel, path, size, keepLength);
             }
         } finally {
             lock.writeLock().unlock();
